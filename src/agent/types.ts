@@ -1,0 +1,37 @@
+import type { Logger } from 'pino';
+import type { Overlay } from '../forge/overlay.js';
+
+/** One stored message of a job: a user's instruction or the agent's reply. */
+export interface JobMessage {
+  role: 'user' | 'agent';
+  content: string;
+  createdAt: string;
+}
+
+export interface AgentRunInput {
+  jobId: string;
+  /** The instruction(s) of this run, oldest first: usually one, several when follow-ups queued up. */
+  instructions: string[];
+  /** The job's earlier messages, for follow-ups that refer back ("now do the same for ..."). */
+  history: JobMessage[];
+  /** The repository at the job's branch (or base ref); the agent's edits go here. */
+  files: Overlay;
+  /** Folder the docs live in, relative to the repository root; '' for the root itself. */
+  docsRoot: string;
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+export interface AgentResult {
+  /** What the agent tells the requester: becomes the job's reply and the PR description. */
+  reply: string;
+  /** A short one-line summary for the commit and PR title, when the agent has one. */
+  title?: string;
+}
+
+/** Turns instructions into edits of an overlay. Implementations: builtin (./builtin), LLM (later). */
+export interface Agent {
+  /** Reported as the job's `model`, e.g. `builtin` or `openai:gpt-5-mini`. */
+  readonly model: string;
+  run(input: AgentRunInput): Promise<AgentResult>;
+}

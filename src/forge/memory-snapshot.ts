@@ -1,0 +1,29 @@
+import type { Snapshot } from './types.js';
+
+/** A snapshot held in memory: from a tarball, or built by tests. */
+export class MemorySnapshot implements Snapshot {
+  private readonly files: Map<string, Buffer>;
+
+  constructor(
+    readonly commit: string,
+    files: Iterable<[string, Buffer | string]>,
+  ) {
+    this.files = new Map(
+      [...files].map(([file, content]) => [file, typeof content === 'string' ? Buffer.from(content) : content]),
+    );
+  }
+
+  paths(): string[] {
+    return [...this.files.keys()].sort();
+  }
+
+  has(file: string): boolean {
+    return this.files.has(file);
+  }
+
+  read(file: string): Promise<Buffer> {
+    const content = this.files.get(file);
+    if (!content) return Promise.reject(new Error(`File not found: ${file}`));
+    return Promise.resolve(content);
+  }
+}
