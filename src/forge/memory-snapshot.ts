@@ -9,7 +9,10 @@ export class MemorySnapshot implements Snapshot {
     files: Iterable<[string, Buffer | string]>,
   ) {
     this.files = new Map(
-      [...files].map(([file, content]) => [file, typeof content === 'string' ? Buffer.from(content) : content]),
+      [...files].map(([file, content]) => [
+        file,
+        typeof content === 'string' ? Buffer.from(content) : content,
+      ]),
     );
   }
 

@@ -47,7 +47,10 @@ export class Overlay {
   }
 
   write(file: string, content: string | Buffer): void {
-    this.written.set(normalizePath(file), typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+    this.written.set(
+      normalizePath(file),
+      typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
+    );
   }
 
   delete(file: string): void {
@@ -85,7 +88,8 @@ export class Overlay {
 export function normalizePath(file: string): string {
   if (file.includes('\0')) throw new Error(`Invalid path: ${JSON.stringify(file)}`);
   const posix = file.replaceAll('\\', '/');
-  if (posix.startsWith('/') || /^[a-zA-Z]:/.test(posix)) throw new Error(`Absolute paths are not allowed: ${file}`);
+  if (posix.startsWith('/') || /^[a-zA-Z]:/.test(posix))
+    throw new Error(`Absolute paths are not allowed: ${file}`);
   if (posix.split('/').includes('..')) throw new Error(`Paths may not contain "..": ${file}`);
   const normalized = path.posix.normalize(posix).replace(/^\.\//, '').replace(/\/$/, '');
   if (normalized === '' || normalized === '.') throw new Error(`Invalid path: ${JSON.stringify(file)}`);

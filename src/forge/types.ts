@@ -12,6 +12,8 @@ export interface Snapshot {
   paths(): string[];
   has(path: string): boolean;
   read(path: string): Promise<Buffer>;
+  /** Releases what the snapshot holds open (e.g. a `git cat-file` process); reads after it fail. */
+  close?(): void;
 }
 
 /** One file of a change set: `content: null` deletes the file. */

@@ -1,0 +1,49 @@
+/**
+ * One of the two servers the API benchmark compares, in its own process:
+ *   docwright <port> <dataDir>  the real API (SQLite, rate limits, auth), worker off, one project `bench`
+ *   bare <port>                 node:http answering every request with the same job JSON
+ * Prints `READY <adminKey> <jobId>` when listening.
+ */
+import { serve } from '@hono/node-server';
+import http from 'node:http';
+import { loadConfig } from '../src/config.js';
+import { SAMPLE_DOCS_DIR, seedRepository } from '../src/demo.js';
+import { silentLogger } from '../src/logger.js';
+import { createService } from '../src/service.js';
+
+const [mode, portText, dataDir] = process.argv.slice(2);
+const port = Number(portText);
+
+if (mode === 'bare') {
+  const job = {
+    id: 'k3n5p7q9r2s4t6u8v2wx',
+    status: 'active',
+    source: { repository: 'file:///tmp/repo', ref: 'docwright/job-k3n5p7q9r2s4t6u8v2wx' },
+    model: 'builtin',
+    prLink: null,
+    createdAt: new Date().toISOString(),
+    archivedAt: null,
+  };
+  http
+    .createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(request.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(job));
+      });
+    })
+    .listen(port, () => process.stdout.write(`READY none ${job.id}\n`));
+} else {
+  const config = {
+    ...loadConfig({}, { dataDir, port }),
+    jobRateLimit: 100_000_000,
+    logLevel: 'silent' as const,
+  };
+  const service = await createService(config, { logger: silentLogger });
+  const repo = `${dataDir}/repo`;
+  await seedRepository(repo, SAMPLE_DOCS_DIR, process.env);
+  await service.store.projects.create({ id: 'bench', repository: repo, baseRef: 'main' });
+  const key = (await service.store.keys.create({ kind: 'admin', projectId: 'bench' })).key;
+  const job = await service.jobs.create('bench', 'replace "Acme Cloud" with "Acme Platform"');
+  serve({ fetch: service.app.fetch, port }, () => process.stdout.write(`READY ${key} ${job.id}\n`));
+}

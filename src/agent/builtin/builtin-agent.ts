@@ -1,0 +1,87 @@
+import type { Agent, AgentResult, AgentRunInput } from '../types.js';
+import type { Command } from './commands.js';
+import { DocsSite } from './docs-site.js';
+import type { EditOutcome } from './edit-outcome.js';
+import { addPage } from './edits/add-page.js';
+import { appendSection } from './edits/append-section.js';
+import { movePage } from './edits/move-page.js';
+import { removePage } from './edits/remove-page.js';
+import { repointLinks } from './edits/repoint-links.js';
+import { replaceText } from './edits/replace-text.js';
+import { notUnderstoodReply } from './instruction-forms.js';
+import { parseInstruction } from './parse-instruction.js';
+
+/** Longest title kept whole; longer ones (several edits) are shortened to the first and a count. */
+const TITLE_LIMIT = 72;
+
+/**
+ * The offline agent (model `builtin`): deterministic, mechanical docs edits from a few instruction
+ * forms (see ./instruction-forms.ts). Instructions apply in order; one that is not understood, or
+ * cannot be applied, changes nothing and says why, while the others still apply.
+ */
+export class BuiltinAgent implements Agent {
+  readonly model = 'builtin';
+
+  async run(input: AgentRunInput): Promise<AgentResult> {
+    const site = new DocsSite(input.files, input.docsRoot);
+    const outcomes: EditOutcome[] = [];
+    for (const instruction of input.instructions) {
+      input.signal.throwIfAborted();
+      const command = parseInstruction(instruction);
+      const outcome = command
+        ? await applyCommand(site, command)
+        : { changed: false, reply: notUnderstoodReply(instruction) };
+      input.logger.debug(
+        { jobId: input.jobId, command: command?.kind ?? 'not-understood', changed: outcome.changed },
+        'builtin agent instruction',
+      );
+      outcomes.push(outcome);
+    }
+    const result: AgentResult = { reply: combineReplies(input.instructions, outcomes) };
+    const title = summaryTitle(outcomes);
+    if (title !== undefined) result.title = title;
+    return result;
+  }
+}
+
+/** Runs the edit for one parsed command. */
+export function applyCommand(site: DocsSite, command: Command): Promise<EditOutcome> {
+  switch (command.kind) {
+    case 'replace-text':
+      return replaceText(site, command);
+    case 'add-page':
+      return addPage(site, command);
+    case 'append-section':
+      return appendSection(site, command);
+    case 'remove-page':
+      return removePage(site, command);
+    case 'move-page':
+      return movePage(site, command);
+    case 'repoint-links':
+      return repointLinks(site, command);
+  }
+}
+
+/** One reply: alone as it is, or (for several instructions) each under the instruction it answers. */
+function combineReplies(instructions: string[], outcomes: EditOutcome[]): string {
+  if (outcomes.length === 1) return outcomes[0]?.reply ?? '';
+  return outcomes
+    .map((outcome, index) => {
+      const line = (instructions[index] ?? '').trim().split('\n')[0] ?? '';
+      const shown = line.length > 100 ? `${line.slice(0, 97)}...` : line;
+      return `**${index + 1}. ${shown.replace(/\*/g, '\\*')}**\n\n${outcome.reply}`;
+    })
+    .join('\n\n');
+}
+
+/** One line for the commit and PR: the edit's title, or the first of several and how many more. */
+function summaryTitle(outcomes: EditOutcome[]): string | undefined {
+  const titles = outcomes.flatMap((outcome) => (outcome.changed && outcome.title ? [outcome.title] : []));
+  const [first] = titles;
+  if (first === undefined) return undefined;
+  const joined = titles.join('; ');
+  if (joined.length <= TITLE_LIMIT) return joined;
+  return titles.length === 1
+    ? first
+    : `${first} (+${titles.length - 1} more ${titles.length === 2 ? 'edit' : 'edits'})`;
+}

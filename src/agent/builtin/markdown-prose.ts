@@ -1,0 +1,62 @@
+/**
+ * The prose of a Markdown/MDX page: everything but the frontmatter, fenced code blocks and inline
+ * code. Links are rewritten only there, because docs about docs are full of example links
+ * (`[Setup](./setup)` inside a code block) that describe syntax and must stay as written.
+ */
+
+const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
+const INLINE_CODE = /(`+)[^`\n]*?\1/g;
+
+/** Applies `transform` to each stretch of prose of `content` and returns the whole text. */
+export function mapProse(content: string, transform: (prose: string) => string): string {
+  const lines = content.split(/(?<=\n)/);
+  let output = '';
+  let prose = '';
+  let fence: string | undefined;
+  const frontmatterLines = frontmatterLength(lines);
+  const flush = () => {
+    output += mapOutsideInlineCode(prose, transform);
+    prose = '';
+  };
+  for (const [index, line] of lines.entries()) {
+    if (index < frontmatterLines) {
+      output += line;
+    } else if (fence !== undefined) {
+      output += line;
+      if (closesFence(line, fence)) fence = undefined;
+    } else {
+      const open = FENCE_OPEN.exec(line);
+      if (open) {
+        flush();
+        output += line;
+        fence = open[1];
+      } else {
+        prose += line;
+      }
+    }
+  }
+  flush();
+  return output;
+}
+
+/** Lines taken by a leading `---` frontmatter block (0 when there is none or it never closes). */
+function frontmatterLength(lines: string[]): number {
+  if (!/^\uFEFF?---[ \t]*\r?\n?$/.test(lines[0] ?? '')) return 0;
+  const close = lines.findIndex((line, index) => index > 0 && /^---[ \t]*\r?\n?$/.test(line));
+  return close === -1 ? 0 : close + 1;
+}
+
+function closesFence(line: string, fence: string): boolean {
+  const trimmed = line.trim();
+  return trimmed.length >= fence.length && trimmed === (fence[0] ?? '').repeat(trimmed.length);
+}
+
+function mapOutsideInlineCode(prose: string, transform: (prose: string) => string): string {
+  let output = '';
+  let last = 0;
+  for (const match of prose.matchAll(INLINE_CODE)) {
+    output += transform(prose.slice(last, match.index)) + match[0];
+    last = match.index + match[0].length;
+  }
+  return output + transform(prose.slice(last));
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError } from 'commander';
+import { addProject, createKey, listProjects } from './cli/local-commands.js';
+import { jobCreate, jobMessage, remote, type RemoteOptions, type WaitOptions } from './cli/job-commands.js';
+import { runServe } from './cli/serve.js';
+import { ApiError } from './client/index.js';
+import { loadConfig, type Config } from './config.js';
+
+/** The command line (DESIGN, "Command line and settings"): the only place besides config.ts that reads process.env. */
+const program = new Command()
+  .name('docwright')
+  .description('A documentation agent for GitHub: plain-words requests become docs pull requests.')
+  .option(
+    '--data-dir <dir>',
+    'where the database and demo repository live (DOCWRIGHT_DATA_DIR, default .docwright)',
+  )
+  .showHelpAfterError();
+
+const config = (extra: Partial<Pick<Config, 'port' | 'host'>> = {}): Config =>
+  loadConfig(process.env, { dataDir: program.opts<{ dataDir?: string }>().dataDir, ...extra });
+const print = (text: string): void => {
+  if (text !== '') process.stdout.write(`${text}\n`);
+};
+const printJson = (value: unknown): void => print(JSON.stringify(value, null, 2));
+
+program
+  .command('serve')
+  .description('run the API and the job worker (and the demo project on a first start)')
+  .option('--port <n>', 'port to listen on (PORT, default 3000)', port)
+  .option('--host <host>', 'address to listen on (HOST, default all)')
+  .action(async (options: { port?: number; host?: string }) => runServe(config(options), process.env));
+
+const project = program.command('project').description('manage projects (repositories the agent works on)');
+project
+  .command('add')
+  .description('add a project backed by a local git repository')
+  .requiredOption('--id <id>', 'project id, used in API paths')
+  .requiredOption('--repository <path>', 'path of a local git repository')
+  .requiredOption('--ref <branch>', 'base branch the agent starts from')
+  .option('--docs-root <dir>', 'folder of the docs inside the repository (default: the root)')
+  .option('--domain <name>', 'assistant domain this project answers for')
+  .option('--model <model>', 'model for this project: builtin, openai:<model>, anthropic:<model>')
+  .action(async (options: Parameters<typeof addProject>[2]) =>
+    print(await addProject(config(), process.env, options)),
+  );
+project
+  .command('list')
+  .description('list projects, one a line, id first')
+  .action(async () => print(await listProjects(config())));
+
+program
+  .command('key')
+  .description('manage API keys')
+  .command('create')
+  .description('create an admin key (--project) or an assistant key (--domain); printed once')
+  .option('--project <id>', 'project of a new admin key (svc_)')
+  .option('--domain <name>', 'domain of a new assistant key (svc_dsc_)')
+  .action(async (options: { project?: string; domain?: string }) =>
+    print(await createKey(config(), options)),
+  );
+
+const job = program
+  .command('job')
+  .description(
+    'talk to a running server (--url, --key, --project or DOCWRIGHT_URL, DOCWRIGHT_KEY, DOCWRIGHT_PROJECT)',
+  );
+const withRemote = (command: Command) =>
+  command
+    .option('--url <url>', 'server address (DOCWRIGHT_URL, default http://localhost:3000)')
+    .option('--key <key>', 'admin API key (DOCWRIGHT_KEY)')
+    .option('--project <id>', 'project id (DOCWRIGHT_PROJECT)');
+const withWait = (command: Command) =>
+  command
+    .option('--wait', 'poll until the job is completed, archived or failed')
+    .option('--timeout <s>', 'with --wait: give up after this many seconds', '600');
+
+withWait(withRemote(job.command('create').argument('<prompt...>', 'the instruction')))
+  .description('create a job')
+  .action(async (words: string[], options: RemoteOptions & WaitOptions) =>
+    printJson(await jobCreate(remote(options, process.env), words.join(' '), options)),
+  );
+withRemote(job.command('get').argument('<id>'))
+  .description('show a job and its messages')
+  .action(async (id: string, options: RemoteOptions) => {
+    const target = remote(options, process.env);
+    printJson(await target.client.getJob(target.projectId, id));
+  });
+withWait(
+  withRemote(job.command('message').argument('<id>').argument('<prompt...>', 'the follow-up instruction')),
+)
+  .description('send a follow-up message to a job')
+  .action(async (id: string, words: string[], options: RemoteOptions & WaitOptions) =>
+    printJson(await jobMessage(remote(options, process.env), id, words.join(' '), options)),
+  );
+withRemote(job.command('list'))
+  .description('list jobs, newest first')
+  .option('--limit <n>', 'jobs per page (1–100)', '20')
+  .option('--cursor <cursor>', 'the nextCursor of a previous page')
+  .action(async (options: RemoteOptions & { limit: string; cursor?: string }) => {
+    const target = remote(options, process.env);
+    printJson(
+      await target.client.listJobs(target.projectId, {
+        limit: Number(options.limit),
+        cursor: options.cursor,
+      }),
+    );
+  });
+
+function port(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 65535)
+    throw new InvalidArgumentError('must be a port number');
+  return number;
+}
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  const message =
+    error instanceof ApiError
+      ? `${error.message} (HTTP ${error.status})`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  process.stderr.write(`docwright: ${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { LocalGitForge } from '../forge/local-git.js';
+import type { GitEnvironment } from '../forge/git-command.js';
+import { openStore } from '../store/index.js';
+
+export interface ProjectAddOptions {
+  id: string;
+  repository: string;
+  ref: string;
+  docsRoot?: string;
+  domain?: string;
+  model?: string;
+}
+
+/** `docwright project add`: checks the repository and its base branch before saving the project. */
+export async function addProject(
+  config: Config,
+  environment: GitEnvironment,
+  options: ProjectAddOptions,
+): Promise<string> {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(options.id)) {
+    throw new Error('--id must be 1–64 letters, digits, dots, dashes or underscores');
+  }
+  if (/^[\w.-]+\/[\w.-]+$/.test(options.repository) && !options.repository.startsWith('.')) {
+    throw new Error(
+      `${options.repository} looks like a GitHub repository: GitHub projects are created when the docwright GitHub App is installed; --repository here takes a local git path`,
+    );
+  }
+  const repository = path.resolve(options.repository);
+  const forge = new LocalGitForge({ environment });
+  const head = await forge.resolveRef(repository, options.ref);
+  if (!head) throw new Error(`The branch "${options.ref}" does not exist in ${repository}`);
+  const store = await openStore({ dataDir: config.dataDir });
+  try {
+    if (await store.projects.get(options.id))
+      throw new Error(`A project with id ${options.id} already exists`);
+    if (options.domain && (await store.projects.getByDomain(options.domain))) {
+      throw new Error(`The domain ${options.domain} already belongs to another project`);
+    }
+    await store.projects.create({
+      id: options.id,
+      repository,
+      baseRef: options.ref,
+      docsRoot: options.docsRoot ?? '',
+      domain: options.domain ?? null,
+      model: options.model ?? null,
+    });
+    return `${options.id}\t${repository}\t${options.ref}`;
+  } finally {
+    await store.close();
+  }
+}
+
+/** `docwright project list`: one project a line, its id first. */
+export async function listProjects(config: Config): Promise<string> {
+  const store = await openStore({ dataDir: config.dataDir });
+  try {
+    const projects = await store.projects.list();
+    return projects
+      .map((project) =>
+        [
+          project.id,
+          project.repository,
+          project.base_ref,
+          `docs-root=${project.docs_root || '.'}`,
+          `domain=${project.domain ?? '-'}`,
+          project.disabled_at ? 'disabled' : 'enabled',
+        ].join('\t'),
+      )
+      .join('\n');
+  } finally {
+    await store.close();
+  }
+}
+
+/** `docwright key create`: prints the new key alone (it is stored hashed and never shown again). */
+export async function createKey(
+  config: Config,
+  options: { project?: string; domain?: string },
+): Promise<string> {
+  if (!options.project === !options.domain)
+    throw new Error('key create takes exactly one of --project ID or --domain NAME');
+  const store = await openStore({ dataDir: config.dataDir });
+  try {
+    if (options.project) {
+      if (!(await store.projects.get(options.project)))
+        throw new Error(`Project ${options.project} not found`);
+      return (await store.keys.create({ kind: 'admin', projectId: options.project })).key;
+    }
+    const domain = options.domain as string;
+    const project = await store.projects.getByDomain(domain);
+    if (!project)
+      throw new Error(`No project answers for the domain ${domain} (set it with project add --domain)`);
+    return (await store.keys.create({ kind: 'assistant', projectId: project.id, domain })).key;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,63 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { Config } from '../config.js';
+import { ensureDemo, type DemoSetup } from '../demo.js';
+import type { GitEnvironment } from '../forge/git-command.js';
+import { createService, type Service } from '../service.js';
+
+/** `docwright serve`: the API and the worker in one process, until SIGTERM or SIGINT. */
+export async function runServe(config: Config, environment: GitEnvironment): Promise<void> {
+  const service = await createService(config);
+  const demo = await ensureDemo(service.store, config.dataDir, environment);
+  const server = await listen(service);
+  service.worker.start();
+  printBanner(service, demo);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    service.logger.info({ signal }, 'shutting down: finishing or releasing running jobs');
+    server.close();
+    service
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        service.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+function listen(service: Service): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      { fetch: service.app.fetch, port: service.config.port, hostname: service.config.host },
+      () => resolve(server),
+    );
+    server.once('error', reject);
+  });
+}
+
+function printBanner(service: Service, demo: DemoSetup | null): void {
+  const url = service.config.publicUrl;
+  const lines = [`docwright is serving on ${url} (data in ${service.config.dataDir})`];
+  if (demo) {
+    lines.push(`Demo project: ${demo.projectId} (repository ${demo.repository})`);
+    if (demo.keys) {
+      lines.push(
+        `Admin key (shown once):     ${demo.keys.admin}`,
+        `Assistant key (shown once): ${demo.keys.assistant}`,
+        'Create a job:',
+        `  curl -s -X POST ${url}/v2/agent/${demo.projectId}/job -H 'Authorization: Bearer ${demo.keys.admin}' -H 'Content-Type: application/json' -d '{"prompt":"replace \\"Acme Cloud\\" with \\"Acme Platform\\""}'`,
+      );
+    } else {
+      lines.push(
+        'Keys were printed at the first start. Make a new one with:',
+        `  docwright --data-dir ${service.config.dataDir} key create --project ${demo.projectId}`,
+      );
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,153 @@
+import type { z } from 'zod';
+import { JobListSchema, JobSchema, type Job, type JobList, type JobStatus } from '../protocol/agent-job.js';
+import { ErrorBodySchema } from '../protocol/error.js';
+import { ApiError, ApiTimeoutError, isRetryable } from './errors.js';
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  fetch?: typeof fetch;
+  /** Per attempt. */
+  timeoutMs?: number;
+  /** Attempts in all, for 429, 5xx and network errors. */
+  maxAttempts?: number;
+  /** Waits between attempts; injectable so tests do not sleep. */
+  sleep?: (ms: number) => Promise<void>;
+  userAgent?: string;
+}
+
+const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'archived', 'failed']);
+
+/** A typed client of the agent-job API (spec 4), used by the CLI and the Action. */
+export class DocwrightClient {
+  private readonly fetch: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ClientOptions) {
+    this.fetch = options.fetch ?? globalThis.fetch;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  createJob(projectId: string, prompt: string): Promise<Job> {
+    return this.request('POST', `/v2/agent/${enc(projectId)}/job`, JobSchema, { prompt });
+  }
+
+  getJob(projectId: string, id: string): Promise<Job> {
+    return this.request('GET', `/v2/agent/${enc(projectId)}/job/${enc(id)}`, JobSchema);
+  }
+
+  sendMessage(projectId: string, id: string, prompt: string): Promise<Job> {
+    return this.request('POST', `/v2/agent/${enc(projectId)}/job/${enc(id)}/message`, JobSchema, { prompt });
+  }
+
+  archiveJob(projectId: string, id: string): Promise<Job> {
+    return this.request('POST', `/v2/agent/${enc(projectId)}/job/${enc(id)}/archive`, JobSchema, {});
+  }
+
+  listJobs(
+    projectId: string,
+    options: { limit?: number; cursor?: string; status?: JobStatus } = {},
+  ): Promise<JobList> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(options))
+      if (value !== undefined) query.set(name, String(value));
+    const suffix = query.size > 0 ? `?${query.toString()}` : '';
+    return this.request('GET', `/v2/agent/${enc(projectId)}/jobs${suffix}`, JobListSchema);
+  }
+
+  /** Polls until the job is completed, archived or failed (spec 3), or `timeoutMs` passes (returns the last state). */
+  async waitForJob(
+    projectId: string,
+    id: string,
+    options: { intervalMs?: number; timeoutMs?: number; onPoll?: (job: Job) => void } = {},
+  ): Promise<{ job: Job; timedOut: boolean }> {
+    const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
+    for (;;) {
+      const job = await this.getJob(projectId, id);
+      options.onPoll?.(job);
+      if (TERMINAL.has(job.status)) return { job, timedOut: false };
+      if (Date.now() + (options.intervalMs ?? 2000) > deadline) return { job, timedOut: true };
+      await this.sleep(options.intervalMs ?? 2000);
+    }
+  }
+
+  private async request<T extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: T,
+    body?: unknown,
+  ): Promise<z.infer<T>> {
+    const attempts = this.options.maxAttempts ?? 4;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return schema.parse(await this.attempt(method, path, body));
+      } catch (error) {
+        if (attempt >= attempts || !isRetryable(error)) throw error;
+        await this.sleep(retryDelayMs(error, attempt));
+      }
+    }
+  }
+
+  private async attempt(method: string, path: string, body: unknown): Promise<unknown> {
+    const url = `${this.options.baseUrl.replace(/\/$/, '')}${path}`;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.options.apiKey}`,
+      accept: 'application/json',
+      'user-agent': this.options.userAgent ?? 'docwright-client',
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await this.fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+      });
+    } catch (error) {
+      if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+        throw new ApiTimeoutError(`${method} ${path} timed out after ${this.options.timeoutMs ?? 30_000} ms`);
+      }
+      throw error;
+    }
+    const text = await response.text();
+    if (!response.ok) throw errorOf(response, text);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new ApiError(
+        response.status,
+        `The server answered ${method} ${path} with a body that is not JSON`,
+        'invalid_response',
+      );
+    }
+  }
+}
+
+function errorOf(response: Response, text: string): ApiError {
+  let message = `${response.status} ${response.statusText}`.trim();
+  let code: string | undefined;
+  try {
+    const body = ErrorBodySchema.safeParse(JSON.parse(text));
+    if (body.success) ({ error: message, code } = body.data);
+  } catch {
+    // not JSON: keep the status line
+  }
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return new ApiError(
+    response.status,
+    message,
+    code,
+    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+  );
+}
+
+/** Retry-After when the server sent one (capped at a minute), else exponential backoff with jitter. */
+function retryDelayMs(error: unknown, attempt: number): number {
+  if (error instanceof ApiError && error.retryAfterSeconds !== undefined) {
+    return Math.min(error.retryAfterSeconds, 60) * 1000;
+  }
+  return Math.min(30_000, 500 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+}
+
+const enc = encodeURIComponent;

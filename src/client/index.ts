@@ -1,0 +1,2 @@
+export { DocwrightClient, type ClientOptions } from './client.js';
+export { ApiError, ApiTimeoutError, isRetryable } from './errors.js';

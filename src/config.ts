@@ -1,0 +1,73 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * All of docwright's settings, read once at the edge (the CLI) from the environment and flags.
+ * Nothing below this module reads `process.env` (STYLE 3).
+ */
+const EnvSchema = z.object({
+  DOCWRIGHT_DATA_DIR: z.string().min(1).default('.docwright'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).optional(),
+  DOCWRIGHT_MODEL: z
+    .string()
+    .regex(/^(builtin|openai:.+|anthropic:.+)$/, 'must be builtin, openai:<model> or anthropic:<model>')
+    .default('builtin'),
+  DATABASE_URL: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  DOCWRIGHT_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  DOCWRIGHT_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  DOCWRIGHT_JOB_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
+  DOCWRIGHT_PUBLIC_URL: z.url().optional(),
+});
+
+export interface Config {
+  dataDir: string;
+  port: number;
+  host: string | undefined;
+  /** The model for new jobs unless a project overrides it: `builtin`, `openai:<m>`, `anthropic:<m>`. */
+  model: string;
+  databaseUrl: string | undefined;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** Jobs run at the same time by this process. */
+  workers: number;
+  /** How long a claimed job stays claimed without a heartbeat; a crashed run is taken over after it. */
+  leaseMs: number;
+  /** Job creations, and separately follow-up messages, per project per hour (spec 8). */
+  jobRateLimit: number;
+  /** The address printed for people and links; defaults to http://localhost:PORT. */
+  publicUrl: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Reads and validates the settings; `overrides` are command-line flags, which win over the environment. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<Pick<Config, 'dataDir' | 'port' | 'host'>> = {},
+): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid setting ${String(issue?.path[0] ?? '')}: ${issue?.message ?? 'invalid'}`);
+  }
+  const values = parsed.data;
+  const port = overrides.port ?? values.PORT;
+  return {
+    dataDir: path.resolve(overrides.dataDir ?? values.DOCWRIGHT_DATA_DIR),
+    port,
+    host: overrides.host ?? values.HOST,
+    model: values.DOCWRIGHT_MODEL,
+    databaseUrl: values.DATABASE_URL,
+    logLevel: values.LOG_LEVEL,
+    workers: values.DOCWRIGHT_WORKERS,
+    leaseMs: Math.round(values.DOCWRIGHT_LEASE_SECONDS * 1000),
+    jobRateLimit: values.DOCWRIGHT_JOB_RATE_LIMIT,
+    publicUrl: (values.DOCWRIGHT_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+  };
+}

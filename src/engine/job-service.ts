@@ -1,0 +1,107 @@
+import { badRequest, DocwrightError, notFound } from '../errors.js';
+import type { Forge } from '../forge/types.js';
+import { newJobId } from '../ids.js';
+import type { Job, JobList, JobListQuery } from '../protocol/agent-job.js';
+import type { ProjectRow, Store } from '../store/index.js';
+import { toJob } from './job-view.js';
+
+export interface JobServiceOptions {
+  store: Store;
+  forge: Forge;
+  /** The model of new jobs when the project names none. */
+  defaultModel: string;
+  /** Called when work was queued, so an idle worker starts at once instead of at its next poll. */
+  onQueued?: () => void;
+  now?: () => Date;
+}
+
+/** The job operations behind the API, the Probot app and the CLI: validation of state, not of wire formats. */
+export class JobService {
+  private readonly now: () => Date;
+
+  constructor(private readonly options: JobServiceOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  static branchOf(jobId: string): string {
+    return `docwright/job-${jobId}`;
+  }
+
+  async create(projectId: string, prompt: string): Promise<Job> {
+    const project = await this.project(projectId);
+    const id = newJobId();
+    const row = await this.options.store.jobs.create(
+      {
+        id,
+        projectId,
+        prompt,
+        model: project.model ?? this.options.defaultModel,
+        repositoryUrl: this.options.forge.repositoryUrl(project.repository),
+        branch: JobService.branchOf(id),
+      },
+      this.now(),
+    );
+    this.options.onQueued?.();
+    return toJob(row);
+  }
+
+  async get(projectId: string, id: string): Promise<Job> {
+    const row = await this.options.store.jobs.get(projectId, id);
+    if (!row) throw notFound(`Job ${id} not found in project ${projectId}`);
+    return toJob(row, await this.options.store.jobs.messages(id));
+  }
+
+  async message(projectId: string, id: string, prompt: string): Promise<Job> {
+    await this.project(projectId);
+    const row = await this.options.store.jobs.addMessage(projectId, id, prompt, this.now());
+    this.options.onQueued?.();
+    return toJob(row);
+  }
+
+  async archive(projectId: string, id: string): Promise<Job> {
+    return toJob(await this.options.store.jobs.archive(projectId, id, this.now()));
+  }
+
+  async list(projectId: string, query: JobListQuery): Promise<JobList> {
+    const rows = await this.options.store.jobs.list(projectId, {
+      limit: query.limit + 1,
+      status: query.status,
+      before: query.cursor ? decodeCursor(query.cursor) : undefined,
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      jobs: page.map((row) => toJob(row)),
+      nextCursor: rows.length > query.limit && last ? encodeCursor(last.created_at, last.id) : null,
+    };
+  }
+
+  private async project(projectId: string): Promise<ProjectRow> {
+    const project = await this.options.store.projects.get(projectId);
+    if (!project) throw notFound(`Project ${projectId} not found`);
+    if (project.disabled_at) {
+      throw new DocwrightError(
+        403,
+        'forbidden',
+        `Project ${projectId} is disabled (its app was uninstalled)`,
+      );
+    }
+    return project;
+  }
+}
+
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && typeof value[0] === 'string' && typeof value[1] === 'string') {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw badRequest('cursor is not valid: pass the nextCursor of a previous page');
+}

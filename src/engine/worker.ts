@@ -1,0 +1,157 @@
+import { hostname } from 'node:os';
+import { UnrecoverableError } from '../errors.js';
+import { randomString } from '../ids.js';
+import type { Logger } from '../logger.js';
+import type { ClaimedJob, Store } from '../store/index.js';
+import { runJob, type RunDependencies } from './run-job.js';
+
+export interface WorkerOptions extends RunDependencies {
+  store: Store;
+  /** Runs at once in this process. */
+  concurrency: number;
+  leaseMs: number;
+  /** How often an idle loop looks for work it was not woken for (jobs from another process). */
+  pollMs?: number;
+  /** Claims of one run before the job fails (a run that keeps crashing its worker). */
+  maxAttempts?: number;
+  /** How long stop() lets running jobs finish before it interrupts them. */
+  shutdownGraceMs?: number;
+}
+
+/**
+ * The in-process worker pool: `concurrency` loops, each claiming a job with a lease, keeping the
+ * lease alive with a heartbeat while the run goes on, and recording the outcome. A worker that dies
+ * leaves an expiring lease behind; any worker (here or in another process) takes the job over then.
+ */
+export class Worker {
+  readonly id = `${hostname()}:${process.pid}:${randomString(6, 'abcdefghijklmnopqrstuvwxyz')}`;
+  private readonly logger: Logger;
+  private readonly running = new Map<string, AbortController>();
+  private loops: Promise<void>[] = [];
+  private stopping = false;
+  private wakers: (() => void)[] = [];
+
+  constructor(private readonly options: WorkerOptions) {
+    this.logger = options.logger.child({ worker: this.id });
+  }
+
+  start(): void {
+    if (this.loops.length > 0) return;
+    this.stopping = false;
+    this.loops = Array.from({ length: this.options.concurrency }, () => this.loop());
+  }
+
+  /** Wakes idle loops: new work was queued. */
+  wake(): void {
+    for (const wake of this.wakers.splice(0)) wake();
+  }
+
+  /** Stops claiming, lets running jobs finish within the grace period, then interrupts and releases them. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    const grace = this.options.shutdownGraceMs ?? 10_000;
+    const timer = setTimeout(() => {
+      for (const controller of this.running.values()) controller.abort(new Error('worker is shutting down'));
+    }, grace);
+    await Promise.all(this.loops);
+    clearTimeout(timer);
+    this.loops = [];
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let claimed: ClaimedJob | null = null;
+      try {
+        claimed = await this.options.store.jobs.claim(this.id, this.options.leaseMs);
+      } catch (error) {
+        this.logger.error({ err: error }, 'claiming a job failed');
+      }
+      if (claimed) await this.process(claimed);
+      else await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.options.pollMs ?? 1000);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakers.push(done);
+    });
+  }
+
+  private async process(claimed: ClaimedJob): Promise<void> {
+    const { job } = claimed;
+    const controller = new AbortController();
+    this.running.set(job.id, controller);
+    const heartbeat = setInterval(
+      () => void this.beat(job.id, controller),
+      Math.max(this.options.leaseMs / 3, 50),
+    );
+    const logger = this.logger.child({ job: job.id });
+    try {
+      const maxAttempts = this.options.maxAttempts ?? 5;
+      if (job.attempts > maxAttempts) {
+        throw new UnrecoverableError(
+          `The job was interrupted ${maxAttempts} times in a row; giving up on this request`,
+        );
+      }
+      const project = await this.options.store.projects.get(job.project_id);
+      if (!project) throw new UnrecoverableError(`The job's project ${job.project_id} no longer exists`);
+      const history = (await this.options.store.jobs.messages(job.id)).filter(
+        (message) => message.state !== 'pending',
+      );
+      logger.info({ attempt: job.attempts, messages: claimed.pending.length }, 'run started');
+      const outcome = await runJob({ ...this.options, logger }, project, claimed, history, controller.signal);
+      const recorded = await this.options.store.jobs.finishRun(job.id, this.id, outcome);
+      logger.info({ prLink: outcome.prLink, recorded }, 'run finished');
+    } catch (error) {
+      await this.handleFailure(claimed, controller.signal, error, logger);
+    } finally {
+      clearInterval(heartbeat);
+      this.running.delete(job.id);
+    }
+  }
+
+  private async handleFailure(claimed: ClaimedJob, signal: AbortSignal, error: unknown, logger: Logger) {
+    const { job, pending } = claimed;
+    const store = this.options.store.jobs;
+    const maxAttempts = this.options.maxAttempts ?? 5;
+    try {
+      if (signal.aborted) {
+        // Lost lease: another worker owns the job now. Shutdown: hand it back uncounted.
+        if (this.stopping) await store.release(job.id, this.id);
+        logger.warn({ reason: String(signal.reason) }, 'run interrupted');
+      } else if (error instanceof UnrecoverableError || job.attempts >= maxAttempts) {
+        const reason = error instanceof Error ? error.message : String(error);
+        logger.warn({ err: error }, 'run failed');
+        await store.finishRun(job.id, this.id, {
+          handledMessageIds: pending.map((message) => message.id),
+          reply: `The job failed: ${reason}`,
+          error: reason,
+        });
+      } else {
+        const delayMs = Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
+        logger.warn({ err: error, retryInMs: delayMs }, 'run hit a transient error; retrying');
+        await store.releaseForRetry(job.id, this.id, delayMs);
+      }
+    } catch (storeError) {
+      logger.error(
+        { err: storeError },
+        'recording the run outcome failed; the lease will expire and the run repeat',
+      );
+    }
+  }
+
+  private async beat(jobId: string, controller: AbortController): Promise<void> {
+    try {
+      const held = await this.options.store.jobs.heartbeat(jobId, this.id, this.options.leaseMs);
+      if (!held) controller.abort(new Error('lease lost to another worker'));
+    } catch (error) {
+      this.logger.warn({ err: error, job: jobId }, 'heartbeat failed');
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/** Spec 2.2: `{ prompt }`, at least 1 character; DESIGN caps it at 20,000. */
+export const PromptBodySchema = z
+  .object(
+    {
+      prompt: z
+        .string({
+          error: (issue) => (issue.input === undefined ? 'prompt is required' : 'prompt must be a string'),
+        })
+        .min(1, 'prompt must not be empty')
+        .max(20_000, 'prompt must be at most 20,000 characters'),
+    },
+    { error: 'the body must be a JSON object' },
+  )
+  .meta({ id: 'PromptBody' });
+export type PromptBody = z.infer<typeof PromptBodySchema>;
+
+/** Spec 3. */
+export const JobStatusSchema = z
+  .enum(['active', 'completed', 'archived', 'failed'])
+  .meta({ id: 'JobStatus' });
+export type JobStatus = z.infer<typeof JobStatusSchema>;
+
+export const JobMessageSchema = z
+  .object({
+    role: z.enum(['user', 'agent']),
+    content: z.string(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'JobMessage' });
+
+/** Spec 2.1, plus our extra fields (`updatedAt`, `error`, `messages`). */
+export const JobSchema = z
+  .object({
+    id: z.string(),
+    status: JobStatusSchema,
+    source: z.object({
+      repository: z.string().describe('Repository of the job (its URL).'),
+      ref: z.string().describe('The branch the agent works on.'),
+    }),
+    model: z.string(),
+    prLink: z.url().nullable(),
+    createdAt: z.iso.datetime(),
+    archivedAt: z.iso.datetime().nullable(),
+    updatedAt: z.iso.datetime().optional(),
+    error: z.string().nullable().optional().describe('Why the job failed, in words.'),
+    messages: z
+      .array(JobMessageSchema)
+      .optional()
+      .describe('The prompts and the agent replies, oldest first.'),
+  })
+  .meta({ id: 'Job' });
+export type Job = z.infer<typeof JobSchema>;
+
+export const JobListSchema = z
+  .object({
+    jobs: z.array(JobSchema),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` to get the next (older) page.'),
+  })
+  .meta({ id: 'JobList' });
+export type JobList = z.infer<typeof JobListSchema>;
+
+export const JobListQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(100, 'limit must be at most 100')
+    .default(20),
+  cursor: z.string().max(200, 'cursor is not valid').optional(),
+  status: JobStatusSchema.optional(),
+});
+export type JobListQuery = z.infer<typeof JobListQuerySchema>;

@@ -1,0 +1,2 @@
+export * from './agent-job.js';
+export * from './error.js';

@@ -1,0 +1,85 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { JobService } from '../engine/job-service.js';
+import { DocwrightError, notFound } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/index.js';
+import { agentRoutes } from './agent-routes.js';
+import { errorResponse } from './errors.js';
+import { openApiDocument } from './openapi.js';
+import type { RateLimits } from './rate-limits.js';
+
+export interface AppDependencies {
+  store: Store;
+  jobs: JobService;
+  rateLimits: RateLimits;
+  logger: Logger;
+  version?: string;
+}
+
+/** Largest request body accepted (DESIGN: 413 above it). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The HTTP API as a Hono app: served by `docwright serve`, driven by tests with `app.request()`. */
+export function createApp(deps: AppDependencies): Hono {
+  const app = new Hono();
+  app.onError((error, c) => errorResponse(error, c, deps.logger));
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new DocwrightError(
+          413,
+          'payload_too_large',
+          `Request body is larger than ${MAX_BODY_BYTES} bytes`,
+        );
+      },
+    }),
+  );
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/openapi.json', (c) => c.json(openApiDocument(deps.version)));
+  app.route('/v2/agent/:projectId', agentRoutes(deps));
+
+  app.notFound((c) => notFoundOrWrongMethod(app, c, deps.logger));
+  return app;
+}
+
+/** 405 (with Allow) when the path exists under another method, else 404. */
+function notFoundOrWrongMethod(app: Hono, c: Context, logger: Logger): Response {
+  const path = c.req.path;
+  const allowed = new Set(
+    app.routes
+      .filter((route) => route.method !== 'ALL' && routePattern(route.path).test(path))
+      .map((route) => route.method),
+  );
+  if (allowed.size > 0) {
+    const allow = [...allowed].sort().join(', ');
+    const error = new DocwrightError(
+      405,
+      'method_not_allowed',
+      `Method ${c.req.method} is not allowed on ${path}; use ${allow}`,
+      {
+        Allow: allow,
+      },
+    );
+    return errorResponse(error, c, logger);
+  }
+  return errorResponse(notFound(`No route for ${c.req.method} ${path}`), c, logger);
+}
+
+const patterns = new Map<string, RegExp>();
+function routePattern(path: string): RegExp {
+  let pattern = patterns.get(path);
+  if (!pattern) {
+    const source = path
+      .split('/')
+      .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    pattern = new RegExp(`^${source}/?$`);
+    patterns.set(path, pattern);
+  }
+  return pattern;
+}

@@ -1,0 +1,44 @@
+import type { MiddlewareHandler } from 'hono';
+import { forbidden, unauthorized } from '../errors.js';
+import { hashesEqual, hashKey, keyKind, type KeyKind } from '../keys.js';
+import type { ApiKeyRow, Store } from '../store/index.js';
+
+export interface AuthVariables {
+  apiKey: ApiKeyRow;
+}
+
+/** Reads `Authorization: Bearer <key>`; a clear 401 when it is missing or malformed. */
+export function bearerToken(header: string | undefined): string {
+  if (!header) throw unauthorized('Missing Authorization header: send "Authorization: Bearer <key>"');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw unauthorized('Authorization header must be "Bearer <key>"');
+  return match[1];
+}
+
+/**
+ * Spec 5: the agent endpoints take an admin key (`svc_`) of the project in the path. Keys are
+ * found by their SHA-256 hash and the hashes compared in constant time.
+ */
+export function requireKey(store: Store, kind: KeyKind): MiddlewareHandler<{ Variables: AuthVariables }> {
+  return async (c, next) => {
+    const key = bearerToken(c.req.header('authorization'));
+    const claimed = keyKind(key);
+    if (!claimed) throw unauthorized('Unknown API key');
+    if (claimed !== kind) {
+      throw forbidden(
+        kind === 'admin'
+          ? 'Assistant keys (svc_dsc_) cannot call the agent endpoints; use an admin key (svc_)'
+          : 'Admin keys cannot call the assistant endpoints; use an assistant key (svc_dsc_)',
+      );
+    }
+    const hash = hashKey(key);
+    const row = await store.keys.findByHash(hash);
+    if (!row || !hashesEqual(row.hash, hash)) throw unauthorized('Unknown API key');
+    const projectId = c.req.param('projectId');
+    if (kind === 'admin' && projectId !== undefined && row.project_id !== projectId) {
+      throw forbidden(`This key does not belong to project ${projectId}`);
+    }
+    c.set('apiKey', row);
+    await next();
+  };
+}

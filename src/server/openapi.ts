@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import {
+  JobListSchema,
+  JobMessageSchema,
+  JobSchema,
+  JobStatusSchema,
+  PromptBodySchema,
+} from '../protocol/agent-job.js';
+import { ErrorBodySchema } from '../protocol/error.js';
+
+/** Every schema a reference can point at: each becomes a component, so no `$defs` are left over. */
+const schemas = {
+  Job: JobSchema,
+  JobList: JobListSchema,
+  JobStatus: JobStatusSchema,
+  JobMessage: JobMessageSchema,
+  PromptBody: PromptBodySchema,
+  Error: ErrorBodySchema,
+};
+
+const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: keyof typeof schemas) => ({ 'application/json': { schema: ref(name) } });
+const errors = (...codes: number[]) =>
+  Object.fromEntries(
+    codes.map((code) => [String(code), { description: ERROR_TEXT[code], content: json('Error') }]),
+  );
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid request: the message names the field',
+  401: 'Missing or unknown API key',
+  403: 'Key of the wrong kind or of another project',
+  404: 'No such job',
+  409: 'The job is archived',
+  413: 'Body larger than 1 MiB',
+  429: 'Rate limit exceeded (Retry-After tells when to retry)',
+};
+
+const projectId = { name: 'projectId', in: 'path', required: true, schema: { type: 'string' } };
+const jobId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const promptBody = { required: true, content: json('PromptBody') };
+
+/** The OpenAPI 3.1 document of the agent API, generated from the same zod schemas the server validates with. */
+export function openApiDocument(version = '0.1.0') {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+  // `io: 'input'`: request schemas strip unknown fields rather than refuse them, so no additionalProperties: false.
+  const generated = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, io: 'input' });
+  const components = Object.fromEntries(
+    Object.entries(generated.schemas).map(([id, { $schema: _schema, $id: _id, ...schema }]) => [id, schema]),
+  );
+  return {
+    openapi: '3.1.0',
+    info: { title: 'docwright API', version },
+    components: { schemas: components, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    security: [{ bearer: [] }],
+    paths: {
+      '/v2/agent/{projectId}/job': {
+        post: {
+          summary: 'Create an agent job',
+          parameters: [projectId],
+          requestBody: promptBody,
+          responses: {
+            '201': { description: 'The new job (active)', content: json('Job') },
+            ...errors(400, 401, 403, 404, 413, 429),
+          },
+        },
+      },
+      '/v2/agent/{projectId}/job/{id}': {
+        get: {
+          summary: 'Get an agent job, with its messages',
+          parameters: [projectId, jobId],
+          responses: { '200': { description: 'The job', content: json('Job') }, ...errors(401, 403, 404) },
+        },
+      },
+      '/v2/agent/{projectId}/job/{id}/message': {
+        post: {
+          summary: 'Send a follow-up message to an agent job',
+          parameters: [projectId, jobId],
+          requestBody: promptBody,
+          responses: {
+            '200': { description: 'The job (active again)', content: json('Job') },
+            ...errors(400, 401, 403, 404, 409, 413, 429),
+          },
+        },
+      },
+      '/v2/agent/{projectId}/job/{id}/archive': {
+        post: {
+          summary: 'Archive an agent job',
+          parameters: [projectId, jobId],
+          responses: {
+            '200': { description: 'The archived job', content: json('Job') },
+            ...errors(401, 403, 404),
+          },
+        },
+      },
+      '/v2/agent/{projectId}/jobs': {
+        get: {
+          summary: 'List agent jobs, newest first',
+          parameters: [
+            projectId,
+            {
+              name: 'limit',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            },
+            { name: 'cursor', in: 'query', schema: { type: 'string' } },
+            { name: 'status', in: 'query', schema: ref('JobStatus') },
+          ],
+          responses: {
+            '200': { description: 'A page of jobs', content: json('JobList') },
+            ...errors(400, 401, 403),
+          },
+        },
+      },
+      '/healthz': { get: { summary: 'Liveness', security: [], responses: { '200': { description: 'ok' } } } },
+    },
+  };
+}

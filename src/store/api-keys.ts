@@ -1,0 +1,45 @@
+import type { Kysely, Selectable } from 'kysely';
+import { newKeyId } from '../ids.js';
+import { generateKey, hashKey, type KeyKind } from '../keys.js';
+import type { ApiKeyTable, Database } from './schema.js';
+
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+
+/** API keys, stored as SHA-256 hashes: the key itself is returned once, at creation. */
+export class ApiKeyStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Creates a key for a project (admin) or a domain (assistant); returns the only copy of the key. */
+  async create(
+    scope: { kind: 'admin'; projectId: string } | { kind: 'assistant'; projectId: string; domain: string },
+    now = new Date(),
+  ): Promise<{ key: string; row: ApiKeyRow }> {
+    const key = generateKey(scope.kind);
+    const row: ApiKeyRow = {
+      id: newKeyId(),
+      hash: hashKey(key),
+      kind: scope.kind,
+      project_id: scope.projectId,
+      domain: scope.kind === 'assistant' ? scope.domain : null,
+      created_at: now.toISOString(),
+      revoked_at: null,
+    };
+    await this.db.insertInto('api_keys').values(row).execute();
+    return { key, row };
+  }
+
+  async findByHash(hash: string): Promise<ApiKeyRow | undefined> {
+    return this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('hash', '=', hash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  async list(kind?: KeyKind): Promise<ApiKeyRow[]> {
+    let query = this.db.selectFrom('api_keys').selectAll().where('revoked_at', 'is', null);
+    if (kind) query = query.where('kind', '=', kind);
+    return query.orderBy('created_at').execute();
+  }
+}

@@ -1,0 +1,274 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { conflict, notFound } from '../errors.js';
+import type { Database, JobMessageTable, JobTable } from './schema.js';
+
+export type JobRow = Selectable<JobTable>;
+export type JobMessageRow = Selectable<JobMessageTable>;
+export type JobStatus = JobRow['status'];
+
+export interface NewJob {
+  id: string;
+  projectId: string;
+  model: string;
+  repositoryUrl: string;
+  branch: string;
+  prompt: string;
+}
+
+export interface ListOptions {
+  limit: number;
+  /** Exclusive: jobs strictly older than this (createdAt, id) position. */
+  before?: { createdAt: string; id: string };
+  status?: JobStatus;
+}
+
+/** A job a worker holds the lease of, with the user messages this run handles. */
+export interface ClaimedJob {
+  job: JobRow;
+  pending: JobMessageRow[];
+}
+
+export interface RunOutcome {
+  handledMessageIds: number[];
+  reply: string;
+  prLink?: string | null;
+  /** Set when the run failed: the reason, in words. */
+  error?: string;
+}
+
+const iso = (date: Date) => date.toISOString();
+
+/**
+ * Jobs and their messages. Every multi-statement transaction starts with a write, so on SQLite it
+ * takes the write lock first (a deferred read-then-write transaction could fail with SQLITE_BUSY).
+ */
+export class JobStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(job: NewJob, now = new Date()): Promise<JobRow> {
+    const row: JobRow = {
+      id: job.id,
+      project_id: job.projectId,
+      status: 'active',
+      model: job.model,
+      repository_url: job.repositoryUrl,
+      branch: job.branch,
+      pr_link: null,
+      error: null,
+      created_at: iso(now),
+      updated_at: iso(now),
+      archived_at: null,
+      lease_owner: null,
+      lease_expires_at: null,
+      attempts: 0,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('jobs').values(row).execute();
+      await trx
+        .insertInto('job_messages')
+        .values({ job_id: job.id, role: 'user', content: job.prompt, created_at: iso(now), state: 'pending' })
+        .execute();
+    });
+    return row;
+  }
+
+  async get(projectId: string, id: string): Promise<JobRow | undefined> {
+    return this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('id', '=', id)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
+  }
+
+  async messages(jobId: string): Promise<JobMessageRow[]> {
+    return this.db.selectFrom('job_messages').selectAll().where('job_id', '=', jobId).orderBy('id').execute();
+  }
+
+  /** Newest first; keyset pagination on (created_at, id). */
+  async list(projectId: string, options: ListOptions): Promise<JobRow[]> {
+    let query = this.db.selectFrom('jobs').selectAll().where('project_id', '=', projectId);
+    if (options.status) query = query.where('status', '=', options.status);
+    const before = options.before;
+    if (before) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', before.createdAt),
+          eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
+        ]),
+      );
+    }
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+  }
+
+  /** Queues a follow-up: the job becomes active again; a running run finishes first (lease held). */
+  async addMessage(projectId: string, id: string, prompt: string, now = new Date()): Promise<JobRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('jobs')
+        .set({ status: 'active', error: null, updated_at: iso(now) })
+        .where('id', '=', id)
+        .where('project_id', '=', projectId)
+        .where('status', '!=', 'archived')
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) {
+        const existing = await trx
+          .selectFrom('jobs')
+          .select('status')
+          .where('id', '=', id)
+          .where('project_id', '=', projectId)
+          .executeTakeFirst();
+        if (!existing) throw notFound(`Job ${id} not found in project ${projectId}`);
+        throw conflict(`Job ${id} is archived and takes no more messages; create a new job instead`);
+      }
+      await trx
+        .insertInto('job_messages')
+        .values({ job_id: id, role: 'user', content: prompt, created_at: iso(now), state: 'pending' })
+        .execute();
+      return trx.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    });
+  }
+
+  /** Archives the job (idempotent). A run in progress still records its result. */
+  async archive(projectId: string, id: string, now = new Date()): Promise<JobRow> {
+    await this.db
+      .updateTable('jobs')
+      .set({ status: 'archived', archived_at: iso(now), updated_at: iso(now) })
+      .where('id', '=', id)
+      .where('project_id', '=', projectId)
+      .where('status', '!=', 'archived')
+      .execute();
+    const job = await this.get(projectId, id);
+    if (!job) throw notFound(`Job ${id} not found in project ${projectId}`);
+    return job;
+  }
+
+  /**
+   * Claims the oldest runnable job: active, and not leased (or its lease expired, which is how a
+   * crashed worker's job is taken over). The conditional UPDATE is a compare-and-set, so two
+   * workers, in one process or several, never hold the same job.
+   */
+  async claim(owner: string, leaseMs: number, now = new Date()): Promise<ClaimedJob | null> {
+    const candidates = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', '=', 'active')
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', iso(now))]))
+      .orderBy('updated_at')
+      .limit(8)
+      .execute();
+    for (const { id } of candidates) {
+      const result = await this.db
+        .updateTable('jobs')
+        .set({
+          lease_owner: owner,
+          lease_expires_at: iso(new Date(now.getTime() + leaseMs)),
+          attempts: sql<number>`attempts + 1`,
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'active')
+        .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', iso(now))]))
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) continue;
+      const job = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const pending = await this.db
+        .selectFrom('job_messages')
+        .selectAll()
+        .where('job_id', '=', id)
+        .where('state', '=', 'pending')
+        .orderBy('id')
+        .execute();
+      return { job, pending };
+    }
+    return null;
+  }
+
+  /** Extends the lease; false when this worker no longer holds it (the run must stop). */
+  async heartbeat(id: string, owner: string, leaseMs: number, now = new Date()): Promise<boolean> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ lease_expires_at: iso(new Date(now.getTime() + leaseMs)) })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /**
+   * Records a finished run (success, or failure when `outcome.error` is set) and releases the
+   * lease. The job stays active when follow-ups arrived during the run; an archived job stays
+   * archived. Returns false when the lease was lost, in which case nothing is written.
+   */
+  async finishRun(id: string, owner: string, outcome: RunOutcome, now = new Date()): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const held = await trx
+        .updateTable('jobs')
+        .set({ updated_at: iso(now), lease_owner: null, lease_expires_at: null, attempts: 0 })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      if (held.numUpdatedRows === 0n) return false;
+      if (outcome.handledMessageIds.length > 0) {
+        await trx
+          .updateTable('job_messages')
+          .set({ state: 'handled' })
+          .where('id', 'in', outcome.handledMessageIds)
+          .execute();
+      }
+      await trx
+        .insertInto('job_messages')
+        .values({ job_id: id, role: 'agent', content: outcome.reply, created_at: iso(now), state: null })
+        .execute();
+      const { count } = await trx
+        .selectFrom('job_messages')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('job_id', '=', id)
+        .where('state', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      const { status } = await trx
+        .selectFrom('jobs')
+        .select('status')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const settled = outcome.error ? 'failed' : 'completed';
+      await trx
+        .updateTable('jobs')
+        .set({
+          status: status === 'archived' ? 'archived' : Number(count) > 0 ? 'active' : settled,
+          error: outcome.error ?? null,
+          ...(outcome.prLink ? { pr_link: outcome.prLink } : {}),
+        })
+        .where('id', '=', id)
+        .execute();
+      return true;
+    });
+  }
+
+  /** Gives the job back after a transient error: it is claimable again after `delayMs`. */
+  async releaseForRetry(id: string, owner: string, delayMs: number, now = new Date()): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({
+        lease_owner: null,
+        lease_expires_at: iso(new Date(now.getTime() + delayMs)),
+        updated_at: iso(now),
+      })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
+  /** Gives the job back at shutdown without counting the interrupted attempt. */
+  async release(id: string, owner: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({
+        lease_owner: null,
+        lease_expires_at: null,
+        attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end`,
+      })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+}

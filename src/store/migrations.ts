@@ -1,0 +1,83 @@
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/**
+ * Migrations live in code (not files found at run time) so the same list works from `lib/`, from
+ * tests and from a bundle. Types stay portable between SQLite and PostgreSQL: text, integer.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('projects')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('repository', 'text', (column) => column.notNull())
+        .addColumn('base_ref', 'text', (column) => column.notNull())
+        .addColumn('docs_root', 'text', (column) => column.notNull().defaultTo(''))
+        .addColumn('domain', 'text', (column) => column.unique())
+        .addColumn('model', 'text')
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('disabled_at', 'text')
+        .execute();
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('hash', 'text', (column) => column.notNull().unique())
+        .addColumn('kind', 'text', (column) => column.notNull())
+        .addColumn('project_id', 'text', (column) => column.references('projects.id'))
+        .addColumn('domain', 'text')
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('project_id', 'text', (column) => column.notNull().references('projects.id'))
+        .addColumn('status', 'text', (column) => column.notNull())
+        .addColumn('model', 'text', (column) => column.notNull())
+        .addColumn('repository_url', 'text', (column) => column.notNull())
+        .addColumn('branch', 'text', (column) => column.notNull())
+        .addColumn('pr_link', 'text')
+        .addColumn('error', 'text')
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('updated_at', 'text', (column) => column.notNull())
+        .addColumn('archived_at', 'text')
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_expires_at', 'text')
+        .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createIndex('jobs_by_project')
+        .on('jobs')
+        .columns(['project_id', 'created_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('jobs_claimable')
+        .on('jobs')
+        .columns(['status', 'lease_expires_at'])
+        .execute();
+      await db.schema
+        .createTable('job_messages')
+        .addColumn('id', 'integer', (column) => column.primaryKey().autoIncrement())
+        .addColumn('job_id', 'text', (column) => column.notNull().references('jobs.id'))
+        .addColumn('role', 'text', (column) => column.notNull())
+        .addColumn('content', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('state', 'text')
+        .execute();
+      await db.schema
+        .createIndex('job_messages_by_job')
+        .on('job_messages')
+        .columns(['job_id', 'id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const table of ['job_messages', 'jobs', 'api_keys', 'projects']) {
+        await sql`drop table if exists ${sql.table(table)}`.execute(db);
+      }
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};

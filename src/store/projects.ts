@@ -1,0 +1,53 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, ProjectTable } from './schema.js';
+
+export type ProjectRow = Selectable<ProjectTable>;
+
+export interface NewProject {
+  id: string;
+  repository: string;
+  baseRef: string;
+  docsRoot?: string;
+  domain?: string | null;
+  model?: string | null;
+}
+
+/** Projects: a repository, its base branch and docs root, and the assistant domain it answers for. */
+export class ProjectStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(project: NewProject, now = new Date()): Promise<ProjectRow> {
+    const row: ProjectRow = {
+      id: project.id,
+      repository: project.repository,
+      base_ref: project.baseRef,
+      docs_root: project.docsRoot ?? '',
+      domain: project.domain ?? null,
+      model: project.model ?? null,
+      created_at: now.toISOString(),
+      disabled_at: null,
+    };
+    await this.db.insertInto('projects').values(row).execute();
+    return row;
+  }
+
+  async get(id: string): Promise<ProjectRow | undefined> {
+    return this.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async getByDomain(domain: string): Promise<ProjectRow | undefined> {
+    return this.db.selectFrom('projects').selectAll().where('domain', '=', domain).executeTakeFirst();
+  }
+
+  async list(): Promise<ProjectRow[]> {
+    return this.db.selectFrom('projects').selectAll().orderBy('created_at').orderBy('id').execute();
+  }
+
+  async setDisabled(id: string, disabled: boolean, now = new Date()): Promise<void> {
+    await this.db
+      .updateTable('projects')
+      .set({ disabled_at: disabled ? now.toISOString() : null })
+      .where('id', '=', id)
+      .execute();
+  }
+}

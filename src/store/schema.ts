@@ -1,0 +1,61 @@
+import type { Generated } from 'kysely';
+
+/** Table shapes, as Kysely sees them. Timestamps are ISO 8601 strings (UTC), which sort as text. */
+export interface ProjectTable {
+  id: string;
+  repository: string;
+  base_ref: string;
+  docs_root: string;
+  domain: string | null;
+  model: string | null;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  /** SHA-256 of the whole key, hex; the key itself is never stored. */
+  hash: string;
+  kind: 'admin' | 'assistant';
+  project_id: string | null;
+  domain: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface JobTable {
+  id: string;
+  project_id: string;
+  status: 'active' | 'completed' | 'archived' | 'failed';
+  model: string;
+  repository_url: string;
+  branch: string;
+  pr_link: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  archived_at: string | null;
+  /** Worker holding the job; null when nobody runs it. */
+  lease_owner: string | null;
+  /** Until when the lease holds; also "not before" for a retry after a transient error. */
+  lease_expires_at: string | null;
+  /** Claims of the current run so far; reset when a run finishes. Bounds crash loops. */
+  attempts: Generated<number>;
+}
+
+export interface JobMessageTable {
+  id: Generated<number>;
+  job_id: string;
+  role: 'user' | 'agent';
+  content: string;
+  created_at: string;
+  /** For user messages: pending until a run has handled it. Null for the agent's replies. */
+  state: 'pending' | 'handled' | null;
+}
+
+export interface Database {
+  projects: ProjectTable;
+  api_keys: ApiKeyTable;
+  jobs: JobTable;
+  job_messages: JobMessageTable;
+}

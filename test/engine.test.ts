@@ -1,0 +1,179 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentResolver } from '../src/agent/registry.js';
+import type { Agent, AgentRunInput } from '../src/agent/types.js';
+import { Worker } from '../src/engine/worker.js';
+import { LocalGitForge } from '../src/forge/local-git.js';
+import type { CommitRequest } from '../src/forge/types.js';
+import { startTestService, type TestService } from './helpers/service.js';
+
+/**
+ * The built-in agent behind a gate: each run waits until the test opens it, so the test can act
+ * while a run is in progress. It also records how many runs of one job overlap.
+ */
+class GatedAgent implements Agent {
+  readonly model = 'builtin';
+  private readonly inner = createAgentResolver()('builtin');
+  private gates: (() => void)[] = [];
+  private waiters: (() => void)[] = [];
+  running = 0;
+  maxOverlap = 0;
+  runs: string[][] = [];
+
+  async run(input: AgentRunInput) {
+    this.running += 1;
+    this.maxOverlap = Math.max(this.maxOverlap, this.running);
+    this.runs.push(input.instructions);
+    for (const waiter of this.waiters.splice(0)) waiter();
+    await new Promise<void>((resolve) => this.gates.push(resolve));
+    try {
+      return await this.inner.run(input);
+    } finally {
+      this.running -= 1;
+    }
+  }
+
+  /** Resolves once `count` runs have started. */
+  started(count: number): Promise<void> {
+    if (this.runs.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(() => void this.started(count).then(resolve)));
+  }
+
+  open(): void {
+    for (const gate of this.gates.splice(0)) gate();
+  }
+}
+
+describe('job state machine', () => {
+  let t: TestService | undefined;
+  afterEach(async () => {
+    await t?.cleanup();
+    t = undefined;
+  });
+
+  it('queues a message sent during a run behind it: runs never overlap, and the job ends completed', async () => {
+    const agent = new GatedAgent();
+    t = await startTestService({ overrides: { agentFor: () => agent } });
+    const { body: job } = await t.request('POST', '/v2/agent/docs/job', {
+      body: { prompt: 'replace "Acme Cloud" with "Acme One"' },
+    });
+    await agent.started(1);
+    const message = await t.request('POST', `/v2/agent/docs/job/${job.id}/message`, {
+      body: { prompt: 'replace "Acme One" with "Acme Two"' },
+    });
+    expect(message.body.status).toBe('active');
+    await new Promise((resolve) => setTimeout(resolve, 200)); // a second worker is free: it must not start a run
+    expect(agent.runs).toHaveLength(1);
+    agent.open();
+    await agent.started(2);
+    agent.open();
+    const done = await t.waitForJob(job.id);
+    expect(done.status).toBe('completed');
+    expect(agent.maxOverlap).toBe(1);
+    expect(agent.runs).toEqual([
+      ['replace "Acme Cloud" with "Acme One"'],
+      ['replace "Acme One" with "Acme Two"'],
+    ]);
+    expect(t.git('show', `docwright/job-${job.id}:quickstart.mdx`)).toContain('Acme Two');
+    expect(t.git('rev-list', '--count', `main..docwright/job-${job.id}`)).toBe('2');
+  });
+
+  it('completes with no commit and a reply when the agent changes nothing', async () => {
+    t = await startTestService();
+    const { body: job } = await t.request('POST', '/v2/agent/docs/job', {
+      body: { prompt: 'make the docs sparkle' },
+    });
+    const done = await t.waitForJob(job.id);
+    expect(done).toMatchObject({ status: 'completed', prLink: null });
+    expect(done.messages?.[1]?.content).toMatch(/replace/i); // lists what it understands
+    expect(() => t!.git('rev-parse', '--verify', `docwright/job-${job.id}`)).toThrow();
+  });
+
+  it('fails with the reason in words when the run cannot succeed, and a message reopens the job', async () => {
+    t = await startTestService();
+    await t.service.store.projects.create({ id: 'gone', repository: t.repo, baseRef: 'no-such-branch' });
+    const key = (await t.service.store.keys.create({ kind: 'admin', projectId: 'gone' })).key;
+    const { body: job } = await t.request('POST', '/v2/agent/gone/job', {
+      key,
+      body: { prompt: 'replace "a" with "b"' },
+    });
+    let failed;
+    for (;;) {
+      failed = (await t.request('GET', `/v2/agent/gone/job/${job.id}`, { key })).body;
+      if (failed.status !== 'active') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('The base branch "no-such-branch" does not exist in the repository');
+    const reopened = await t.request('POST', `/v2/agent/gone/job/${job.id}/message`, {
+      key,
+      body: { prompt: 'try again' },
+    });
+    expect(reopened.body).toMatchObject({ status: 'active', error: null });
+  });
+
+  it('retries a transient forge error and then completes', async () => {
+    let failures = 1;
+    class FlakyForge extends LocalGitForge {
+      override async commit(request: CommitRequest) {
+        if (failures-- > 0) throw new Error('index.lock exists');
+        return super.commit(request);
+      }
+    }
+    t = await startTestService({ overrides: { forge: new FlakyForge({ environment: process.env }) } });
+    const { body: job } = await t.request('POST', '/v2/agent/docs/job', {
+      body: { prompt: 'replace "Acme Cloud" with "Acme X"' },
+    });
+    const done = await t.waitForJob(job.id);
+    expect(done.status).toBe('completed');
+    expect(t.git('rev-list', '--count', `main..docwright/job-${job.id}`)).toBe('1');
+  });
+
+  it('gives up after repeated transient errors with the last reason', async () => {
+    class BrokenForge extends LocalGitForge {
+      override commit(): never {
+        throw new Error('disk full');
+      }
+    }
+    t = await startTestService({ overrides: { forge: new BrokenForge({ environment: process.env }) } });
+    // Exponential backoff would take a minute: run this job with one attempt allowed.
+    await t.service.worker.stop();
+    const worker = new Worker({ ...workerOptions(t), maxAttempts: 1 });
+    worker.start();
+    try {
+      const { body: job } = await t.request('POST', '/v2/agent/docs/job', {
+        body: { prompt: 'replace "Acme Cloud" with "Acme X"' },
+      });
+      const done = await t.waitForJob(job.id);
+      expect(done).toMatchObject({ status: 'failed', error: 'disk full' });
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('archiving a running job keeps it archived when the run ends, with the run recorded', async () => {
+    const agent = new GatedAgent();
+    t = await startTestService({ overrides: { agentFor: () => agent } });
+    const { body: job } = await t.request('POST', '/v2/agent/docs/job', {
+      body: { prompt: 'replace "Acme Cloud" with "Acme Y"' },
+    });
+    await agent.started(1);
+    expect((await t.request('POST', `/v2/agent/docs/job/${job.id}/archive`)).body.status).toBe('archived');
+    agent.open();
+    await t.service.worker.stop(); // waits for the run to finish
+    const { body } = await t.request('GET', `/v2/agent/docs/job/${job.id}`);
+    expect(body.status).toBe('archived');
+    expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'agent']);
+  });
+});
+
+function workerOptions(t: TestService) {
+  return {
+    store: t.service.store,
+    forge: t.service.forge,
+    agentFor: createAgentResolver(),
+    logger: t.service.logger,
+    concurrency: 1,
+    leaseMs: 1000,
+    pollMs: 20,
+  };
+}
