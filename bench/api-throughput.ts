@@ -90,6 +90,8 @@ export async function runApiBenchmark(): Promise<string> {
     '',
     `autocannon, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, server and load generator in separate processes on the same machine. docwright: SQLite (WAL) on local disk, bearer auth (SHA-256 lookup), zod validation, rate limits in SQLite; worker off so only the API is measured. bare: \`node:http\` answering every request with the same job JSON.`,
     '',
+    "The bare server does no work at all, so the ratio is the cost of everything the API does per request: a create is a SQLite transaction (job and first message) plus a rate-limit row update and the key lookup; a get is three indexed reads (key, job, messages). Against the spec's limit of 100 creations per project per hour, one process has room for thousands of projects.",
+    '',
     '| operation | docwright req/s | docwright p50 / p99 ms | bare req/s | bare p50 / p99 ms | docwright / bare |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
