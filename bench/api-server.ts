@@ -2,7 +2,7 @@
  * One of the two servers the API benchmark compares, in its own process:
  *   docwright <port> <dataDir>  the real API (SQLite, rate limits, auth), worker off, one project `bench`
  *   bare <port>                 node:http answering every request with the same job JSON
- * Prints `READY <adminKey> <jobId>` when listening.
+ * Prints `READY <adminKey> <jobId> <assistantKey>` when listening (the assistant answers for domain `bench`).
  */
 import { serve } from '@hono/node-server';
 import http from 'node:http';
@@ -42,8 +42,13 @@ if (mode === 'bare') {
   const service = await createService(config, { logger: silentLogger });
   const repo = `${dataDir}/repo`;
   await seedRepository(repo, SAMPLE_DOCS_DIR, process.env);
-  await service.store.projects.create({ id: 'bench', repository: repo, baseRef: 'main' });
+  await service.store.projects.create({ id: 'bench', repository: repo, baseRef: 'main', domain: 'bench' });
   const key = (await service.store.keys.create({ kind: 'admin', projectId: 'bench' })).key;
+  const assistantKey = (
+    await service.store.keys.create({ kind: 'assistant', projectId: 'bench', domain: 'bench' })
+  ).key;
   const job = await service.jobs.create('bench', 'replace "Acme Cloud" with "Acme Platform"');
-  serve({ fetch: service.app.fetch, port }, () => process.stdout.write(`READY ${key} ${job.id}\n`));
+  serve({ fetch: service.app.fetch, port }, () =>
+    process.stdout.write(`READY ${key} ${job.id} ${assistantKey}\n`),
+  );
 }

@@ -13,14 +13,19 @@ import { createInterface } from 'node:readline';
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 20;
 
-interface Server {
+export interface Server {
   child: ChildProcess;
   key: string;
   jobId: string;
+  assistantKey: string;
   url: string;
 }
 
-async function startServer(mode: 'docwright' | 'bare', port: number, dataDir: string): Promise<Server> {
+export async function startServer(
+  mode: 'docwright' | 'bare',
+  port: number,
+  dataDir: string,
+): Promise<Server> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'bench/api-server.ts', mode, String(port), dataDir],
@@ -32,8 +37,8 @@ async function startServer(mode: 'docwright' | 'bare', port: number, dataDir: st
     createInterface({ input: child.stdout }).on('line', (text) => text.startsWith('READY') && resolve(text));
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
   });
-  const [, key, jobId] = line.split(' ') as [string, string, string];
-  return { child, key, jobId, url: `http://127.0.0.1:${port}` };
+  const [, key, jobId, assistantKey] = line.split(' ') as [string, string, string, string];
+  return { child, key, jobId, assistantKey, url: `http://127.0.0.1:${port}` };
 }
 
 async function load(options: autocannon.Options) {

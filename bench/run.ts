@@ -1,12 +1,30 @@
 /**
  * `npm run bench`: runs every benchmark and writes bench/RESULTS.md with the machine and the date.
+ * The retrieval benchmarks are scripts of their own (run alone while tuning); their output is
+ * included as it is printed.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import { runApiBenchmark } from './api-throughput.js';
+import { runAssistantTtfbBenchmark } from './assistant-ttfb.js';
 
+const script = (file: string, title: string) => () =>
+  Promise.resolve(
+    `## ${title}\n\n${execFileSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 }).trim()}`,
+  );
+
+const benchmarks: Record<string, () => Promise<string>> = {
+  api: runApiBenchmark,
+  'assistant-ttfb': runAssistantTtfbBenchmark,
+  'retrieval-quality': script('bench/retrieval-quality.ts', 'Retrieval quality (shared Mintlify corpus)'),
+  'retrieval-speed': script('bench/retrieval-speed.ts', 'Retrieval speed and index build'),
+};
+
+const only = process.argv.slice(2);
 const sections: string[] = [];
-for (const [name, benchmark] of Object.entries({ api: runApiBenchmark })) {
+for (const [name, benchmark] of Object.entries(benchmarks)) {
+  if (only.length > 0 && !only.includes(name)) continue;
   process.stderr.write(`bench: ${name}\n`);
   sections.push(await benchmark());
 }

@@ -19,6 +19,13 @@ const EnvSchema = z.object({
   DOCWRIGHT_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   DOCWRIGHT_JOB_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
   DOCWRIGHT_PUBLIC_URL: z.url().optional(),
+  DOCWRIGHT_ASSISTANT_KEY_MONTHLY_LIMIT: z.coerce.number().int().min(1).default(10_000),
+  DOCWRIGHT_ASSISTANT_ORG_HOURLY_LIMIT: z.coerce.number().int().min(1).default(10_000),
+  DOCWRIGHT_ASSISTANT_IP_DAILY_LIMIT: z.coerce.number().int().min(1).default(10_000),
+  DOCWRIGHT_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
 });
 
 export interface Config {
@@ -37,6 +44,15 @@ export interface Config {
   jobRateLimit: number;
   /** The address printed for people and links; defaults to http://localhost:PORT. */
   publicUrl: string;
+  /** Spec 8: assistant uses per key per month, per organization (project) per hour, per IP per day. */
+  assistantLimits: { keyPerMonth: number; projectPerHour: number; ipPerDay: number };
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy you run). */
+  trustProxy: boolean;
+  /** Model providers' credentials, handed to the AI SDK providers. */
+  providers: {
+    openai: { apiKey?: string; baseUrl?: string };
+    anthropic: { apiKey?: string };
+  };
 }
 
 export class ConfigError extends Error {
@@ -69,5 +85,15 @@ export function loadConfig(
     leaseMs: Math.round(values.DOCWRIGHT_LEASE_SECONDS * 1000),
     jobRateLimit: values.DOCWRIGHT_JOB_RATE_LIMIT,
     publicUrl: (values.DOCWRIGHT_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    assistantLimits: {
+      keyPerMonth: values.DOCWRIGHT_ASSISTANT_KEY_MONTHLY_LIMIT,
+      projectPerHour: values.DOCWRIGHT_ASSISTANT_ORG_HOURLY_LIMIT,
+      ipPerDay: values.DOCWRIGHT_ASSISTANT_IP_DAILY_LIMIT,
+    },
+    trustProxy: values.DOCWRIGHT_TRUST_PROXY === 'true' || values.DOCWRIGHT_TRUST_PROXY === '1',
+    providers: {
+      openai: { apiKey: values.OPENAI_API_KEY, baseUrl: values.OPENAI_BASE_URL },
+      anthropic: { apiKey: values.ANTHROPIC_API_KEY },
+    },
   };
 }

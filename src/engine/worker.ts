@@ -16,6 +16,8 @@ export interface WorkerOptions extends RunDependencies {
   maxAttempts?: number;
   /** How long stop() lets running jobs finish before it interrupts them. */
   shutdownGraceMs?: number;
+  /** Told after every recorded run: the project's docs may have changed (the assistant re-indexes). */
+  onRunFinished?: (projectId: string) => void;
 }
 
 /**
@@ -107,6 +109,7 @@ export class Worker {
       logger.info({ attempt: job.attempts, messages: claimed.pending.length }, 'run started');
       const outcome = await runJob({ ...this.options, logger }, project, claimed, history, controller.signal);
       const recorded = await this.options.store.jobs.finishRun(job.id, this.id, outcome);
+      this.options.onRunFinished?.(job.project_id);
       logger.info({ prLink: outcome.prLink, recorded }, 'run finished');
     } catch (error) {
       await this.handleFailure(claimed, controller.signal, error, logger);

@@ -1,10 +1,12 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { Assistant } from '../assistant/assistant.js';
 import type { JobService } from '../engine/job-service.js';
 import { DocwrightError, notFound } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import { agentRoutes } from './agent-routes.js';
+import { assistantRoutes } from './assistant-routes.js';
 import { errorResponse } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import type { RateLimits } from './rate-limits.js';
@@ -14,6 +16,9 @@ export interface AppDependencies {
   jobs: JobService;
   rateLimits: RateLimits;
   logger: Logger;
+  assistant: Assistant;
+  /** Take the client address for rate limits from X-Forwarded-For. */
+  trustProxy: boolean;
   version?: string;
 }
 
@@ -42,6 +47,7 @@ export function createApp(deps: AppDependencies): Hono {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/openapi.json', (c) => c.json(openApiDocument(deps.version)));
   app.route('/v2/agent/:projectId', agentRoutes(deps));
+  app.route('/discovery', assistantRoutes(deps));
 
   app.notFound((c) => notFoundOrWrongMethod(app, c, deps.logger));
   return app;

@@ -76,6 +76,39 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0002_assistant': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('projects').addColumn('allowed_origins', 'text').execute();
+      await db.schema
+        .createTable('assistant_threads')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('project_id', 'text', (column) => column.notNull().references('projects.id'))
+        .addColumn('domain', 'text', (column) => column.notNull())
+        .addColumn('fp', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('updated_at', 'text', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createTable('assistant_messages')
+        .addColumn('id', 'integer', (column) => column.primaryKey().autoIncrement())
+        .addColumn('thread_id', 'text', (column) => column.notNull().references('assistant_threads.id'))
+        .addColumn('role', 'text', (column) => column.notNull())
+        .addColumn('content', 'text', (column) => column.notNull())
+        .addColumn('sources', 'text')
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('assistant_messages_by_thread')
+        .on('assistant_messages')
+        .columns(['thread_id', 'id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table if exists assistant_messages`.execute(db);
+      await sql`drop table if exists assistant_threads`.execute(db);
+      await db.schema.alterTable('projects').dropColumn('allowed_origins').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -10,6 +10,8 @@ export interface NewProject {
   docsRoot?: string;
   domain?: string | null;
   model?: string | null;
+  /** Browser origins allowed to call the assistant; empty or absent means any. */
+  allowedOrigins?: string[];
 }
 
 /** Projects: a repository, its base branch and docs root, and the assistant domain it answers for. */
@@ -26,6 +28,7 @@ export class ProjectStore {
       model: project.model ?? null,
       created_at: now.toISOString(),
       disabled_at: null,
+      allowed_origins: project.allowedOrigins?.length ? project.allowedOrigins.join(',') : null,
     };
     await this.db.insertInto('projects').values(row).execute();
     return row;

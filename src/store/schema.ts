@@ -10,6 +10,8 @@ export interface ProjectTable {
   model: string | null;
   created_at: string;
   disabled_at: string | null;
+  /** Origins allowed to call the assistant from a browser, comma-separated; null means any. */
+  allowed_origins: string | null;
 }
 
 export interface ApiKeyTable {
@@ -53,9 +55,30 @@ export interface JobMessageTable {
   state: 'pending' | 'handled' | null;
 }
 
+export interface AssistantThreadTable {
+  id: string;
+  project_id: string;
+  domain: string;
+  fp: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AssistantMessageTable {
+  id: Generated<number>;
+  thread_id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  /** JSON array of the sources cited by an assistant reply. */
+  sources: string | null;
+  created_at: string;
+}
+
 export interface Database {
   projects: ProjectTable;
   api_keys: ApiKeyTable;
   jobs: JobTable;
   job_messages: JobMessageTable;
+  assistant_threads: AssistantThreadTable;
+  assistant_messages: AssistantMessageTable;
 }

@@ -1,0 +1,58 @@
+import type { SearchHit } from '../../docs/index.js';
+import type { ConversationTurn } from '../../protocol/assistant.js';
+
+/** A cited source of an answer, as the streams send it (v2 `source-url`, v1 `h:`). */
+export interface AnswerSource {
+  sourceId: string;
+  url: string;
+  title: string;
+}
+
+export interface AnswerInput {
+  /** The conversation so far; the last turn is the reader's question. */
+  conversation: ConversationTurn[];
+  /** The text the docs were searched with (question plus what resolves its references). */
+  query: string;
+  /** Retrieved sections, best first. */
+  passages: SearchHit[];
+  signal: AbortSignal;
+}
+
+export interface Answer {
+  /** The sources the answer cites, known before its text starts. */
+  sources: AnswerSource[];
+  /** The answer's text, in small deltas. */
+  text: AsyncIterable<string>;
+}
+
+/** Composes an answer from retrieved passages: extractive offline, or a model through the AI SDK. */
+export interface Answerer {
+  readonly name: string;
+  answer(input: AnswerInput): Answer;
+}
+
+/** The sources of a list of passages: one per page section, numbered in order. */
+export function sourcesOf(passages: SearchHit[]): AnswerSource[] {
+  const seen = new Set<string>();
+  const sources: AnswerSource[] = [];
+  for (const passage of passages) {
+    if (seen.has(passage.url)) continue;
+    seen.add(passage.url);
+    const title =
+      passage.heading && passage.heading !== passage.pageTitle
+        ? `${passage.pageTitle} — ${passage.heading}`
+        : passage.pageTitle;
+    sources.push({ sourceId: `source-${sources.length + 1}`, url: passage.url, title });
+  }
+  return sources;
+}
+
+/** Splits text into deltas of a few words, keeping every character (whitespace included). */
+export function* wordDeltas(text: string, wordsPerDelta = 3): Generator<string> {
+  const tokens = text.match(/\s*\S+/g) ?? [];
+  for (let index = 0; index < tokens.length; index += wordsPerDelta) {
+    yield tokens.slice(index, index + wordsPerDelta).join('');
+  }
+  const trailing = /\s+$/.exec(text)?.[0];
+  if (trailing) yield trailing;
+}

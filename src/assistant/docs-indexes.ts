@@ -1,0 +1,109 @@
+import { posix } from 'node:path';
+import { DocsIndex, isDocsPagePath, relativeToDocsRoot, resolveConfigReferences } from '../docs/index.js';
+import { NAVIGATION_FILES } from '../docs/navigation.js';
+import type { Forge, Snapshot } from '../forge/types.js';
+import type { Logger } from '../logger.js';
+import type { ProjectRow } from '../store/index.js';
+
+interface Entry {
+  commit: string;
+  index: DocsIndex;
+  checkedAt: number;
+}
+
+export interface DocsIndexesOptions {
+  forge: Forge;
+  logger: Logger;
+  /** How long a built index is trusted before the base branch is looked at again. */
+  recheckMs?: number;
+  now?: () => number;
+}
+
+/**
+ * One FTS5 index per project, built from the docs at the head of the project's base branch and
+ * rebuilt when that head moves (checked at most every `recheckMs`, or at once after `invalidate`,
+ * which jobs and pushes call). Concurrent requests share one build.
+ */
+export class DocsIndexes {
+  private readonly entries = new Map<string, Entry>();
+  private readonly building = new Map<string, Promise<DocsIndex>>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: DocsIndexesOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async get(project: ProjectRow): Promise<DocsIndex> {
+    const entry = this.entries.get(project.id);
+    if (entry && this.now() - entry.checkedAt < (this.options.recheckMs ?? 10_000)) return entry.index;
+    const pending = this.building.get(project.id);
+    if (pending) return pending;
+    const build = this.refresh(project, entry).finally(() => this.building.delete(project.id));
+    this.building.set(project.id, build);
+    return build;
+  }
+
+  /** The project's docs may have changed: look again on the next request. */
+  invalidate(projectId: string): void {
+    const entry = this.entries.get(projectId);
+    if (entry) entry.checkedAt = Number.NEGATIVE_INFINITY;
+  }
+
+  close(): void {
+    for (const entry of this.entries.values()) entry.index.close();
+    this.entries.clear();
+  }
+
+  private async refresh(project: ProjectRow, entry: Entry | undefined): Promise<DocsIndex> {
+    const commit = await this.options.forge.resolveRef(project.repository, project.base_ref);
+    if (!commit)
+      throw new Error(`The base branch "${project.base_ref}" of project ${project.id} does not exist`);
+    if (entry?.commit === commit) {
+      entry.checkedAt = this.now();
+      return entry.index;
+    }
+    const snapshot = await this.options.forge.snapshot(project.repository, commit);
+    try {
+      const index = await buildIndex(snapshot, project.docs_root);
+      this.options.logger.info({ project: project.id, commit, ...index.stats }, 'docs index built');
+      this.entries.set(project.id, { commit, index, checkedAt: this.now() });
+      entry?.index.close();
+      return index;
+    } finally {
+      snapshot.close?.();
+    }
+  }
+}
+
+/** Reads the pages and the navigation file (with its `$ref` parts) under the docs root and indexes them. */
+export async function buildIndex(snapshot: Snapshot, docsRoot: string): Promise<DocsIndex> {
+  const pages: string[] = [];
+  const json = new Map<string, string>();
+  for (const path of snapshot.paths()) {
+    const relative = relativeToDocsRoot(path, docsRoot);
+    if (relative === null) continue;
+    if (relative.endsWith('.json') && !relative.includes('node_modules/')) json.set(relative, path);
+    else if (isDocsPagePath(relative)) pages.push(path);
+  }
+  const read = async (path: string) => (await snapshot.read(path)).toString('utf8');
+  const files = await Promise.all(pages.map(async (path) => ({ path, content: await read(path) })));
+  const configFile = NAVIGATION_FILES.find((name) => json.has(name));
+  let navigation: unknown;
+  if (configFile) {
+    const texts = new Map(
+      await Promise.all([...json].map(async ([relative, path]) => [relative, await read(path)] as const)),
+    );
+    const readJson = (relative: string) =>
+      parseJson(texts.get(posix.normalize(relative).replace(/^\.\//, '')) ?? '');
+    navigation = resolveConfigReferences(readJson(configFile), readJson, configFile);
+  }
+  return DocsIndex.build(files, { docsRoot, navigation });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // a broken docs.json still leaves the pages searchable
+  }
+}

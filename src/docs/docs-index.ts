@@ -1,0 +1,232 @@
+import type Database from 'better-sqlite3';
+import { PageNeighbourhoods } from './current-path-boost.js';
+import { matchExpression, queryTerms } from './fts-query.js';
+import { insertPages, openIndexDatabase, type IndexedPage } from './index-database.js';
+import { parsePage } from './parse-page.js';
+import {
+  SearchStatements,
+  type ColumnWeights,
+  type RankedSection,
+  type StatementFilter,
+} from './search-statements.js';
+import { createSiteMetadata, type SiteMetadata } from './site-metadata.js';
+import type { DocsFile, PageMetadata, SearchFilter, SearchHit } from './types.js';
+import { isDocsPagePath, normalizeUrlPath, relativeToDocsRoot } from './url-path.js';
+
+/**
+ * Column weights: the best of a grid search (`bench/retrieval-quality.ts --tune`, odd-indexed half
+ * of the mintlify description queries) among those where a title match outweighs a heading match,
+ * which outweighs the body (12/1/1/4 scored MRR 0.892 against 0.882, but ties headings with body).
+ */
+export const DEFAULT_WEIGHTS: ColumnWeights = { title: 12, headings: 2, body: 1, summary: 2 };
+
+/**
+ * Score factor of pages the navigation does not list (when it lists any): Mintlify keeps such
+ * hidden pages out of its own search; we keep them findable but behind the pages readers browse.
+ * 0.9 was the best of 1, 0.9, 0.8, 0.7, 0.5 on the tuning half.
+ */
+export const OFF_NAVIGATION_FACTOR = 0.9;
+
+export interface DocsIndexOptions {
+  /** Folder of the docs inside the repository (`docs`); files outside it are ignored. Default: the root. */
+  docsRoot?: string;
+  /** Parsed `docs.json` / `mint.json`: languages, versions and navigation groups of pages. */
+  navigation?: unknown;
+  /** Language of pages nothing else assigns one to; default: the navigation's default, else `en`. */
+  defaultLanguage?: string;
+  /** Which files (relative to the docs root) are pages; default: `isDocsPagePath`. */
+  isPage?: (relativePath: string) => boolean;
+  /** Index frontmatter descriptions; turned off only to evaluate with descriptions as queries. */
+  indexDescriptions?: boolean;
+  weights?: Partial<ColumnWeights>;
+}
+
+export interface SearchOptions {
+  /** Number of sections returned, 1-50; default 5 (the spec's `retrievalPageSize`). */
+  limit?: number;
+  /**
+   * Restricts the pages searched. Without a `language`, the language of the `currentPath` page is
+   * used, else the index's default language: a reader gets answers in the language they read, and
+   * one question never mixes four translations of the same page.
+   */
+  filter?: SearchFilter | null;
+  /** The page the reader is on (URL, path or file path): it and its neighbours rank higher. */
+  currentPath?: string;
+  /** At most this many sections of one page (default 3), so that one long page cannot fill the list. */
+  maxPerPage?: number;
+}
+
+/** A page of the index, as `page()` returns it. */
+export interface IndexedPageInfo extends PageMetadata {
+  urlPath: string;
+  title: string;
+}
+
+export interface DocsIndexStats {
+  pages: number;
+  sections: number;
+  /** Pages per language. */
+  languages: Record<string, number>;
+  /** Size of the SQLite database (tables and full-text index), which lives outside the JS heap. */
+  databaseBytes: number;
+  buildMs: number;
+}
+
+/**
+ * A full-text index of one project's docs: an in-memory SQLite FTS5 database (porter stemmer,
+ * bm25 with column weights) over the sections of every page. Build it once per docs revision,
+ * search it many times, `close()` it when replaced.
+ */
+export class DocsIndex {
+  private constructor(
+    private readonly database: Database.Database,
+    private readonly statements: SearchStatements,
+    private readonly pages: Map<number, IndexedPageInfo>,
+    private readonly neighbourhoods: PageNeighbourhoods,
+    private readonly site: SiteMetadata,
+    private readonly summary: DocsIndexStats,
+  ) {
+    this.hasNavigation = [...pages.values()].some((page) => page.groups.length > 0);
+  }
+
+  private readonly hasNavigation: boolean;
+
+  /** Parses and indexes every page among `files`; two files with the same URL path: the first wins. */
+  static build(files: Iterable<DocsFile>, options: DocsIndexOptions = {}): DocsIndex {
+    const started = performance.now();
+    const site = createSiteMetadata(options.navigation, { defaultLanguage: options.defaultLanguage });
+    const neighbourhoods = new PageNeighbourhoods(site);
+    const isPage = options.isPage ?? isDocsPagePath;
+    const indexed: IndexedPage[] = [];
+    const pages = new Map<number, IndexedPageInfo>();
+    for (const file of files) {
+      const relative = relativeToDocsRoot(file.path, options.docsRoot);
+      if (relative === null || !isPage(relative)) continue;
+      const page = parsePage({ path: relative, content: file.content });
+      if (neighbourhoods.pageId(page.urlPath) !== undefined) continue;
+      const id = indexed.length + 1;
+      const metadata = site.pageMetadata(page.urlPath);
+      indexed.push({ id, page, metadata });
+      pages.set(id, { urlPath: page.urlPath, title: page.title, ...metadata });
+      neighbourhoods.add(page.urlPath, id);
+    }
+    const database = openIndexDatabase();
+    const sections = insertPages(database, indexed, { indexDescriptions: options.indexDescriptions ?? true });
+    const statements = new SearchStatements(database, { ...DEFAULT_WEIGHTS, ...options.weights });
+    const languages: Record<string, number> = {};
+    for (const page of pages.values()) languages[page.language] = (languages[page.language] ?? 0) + 1;
+    const databaseBytes =
+      Number(database.pragma('page_count', { simple: true })) *
+      Number(database.pragma('page_size', { simple: true }));
+    const buildMs = performance.now() - started;
+    return new DocsIndex(database, statements, pages, neighbourhoods, site, {
+      pages: pages.size,
+      sections,
+      languages,
+      databaseBytes,
+      buildMs,
+    });
+  }
+
+  /**
+   * The sections that best answer `query`, best first. Never throws on the query text: words are
+   * extracted and quoted (see fts-query.ts). A query with no searchable words returns the first
+   * sections of the `currentPath` page, or nothing.
+   */
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    if (!this.database.open) throw new Error('The docs index is closed.');
+    const requested = Math.floor(options.limit ?? 5);
+    const limit = Number.isFinite(requested) ? Math.min(50, Math.max(1, requested)) : 5;
+    const currentPath = options.currentPath
+      ? this.neighbourhoods.resolve(normalizeUrlPath(options.currentPath))
+      : undefined;
+    const currentId = currentPath === undefined ? undefined : this.neighbourhoods.pageId(currentPath);
+    const match = matchExpression(queryTerms(query));
+    if (match === null) {
+      return currentId === undefined
+        ? []
+        : this.statements.pageSections(currentId, limit).flatMap((row) => this.toHit(row, null));
+    }
+    const filter = this.statementFilter(options.filter ?? undefined, currentId);
+    const boosts =
+      currentPath === undefined ? new Map<number, number>() : this.neighbourhoods.boosts(currentPath);
+    const maxPerPage = Math.max(1, options.maxPerPage ?? 3);
+    const rows = this.statements.rank(match, filter, limit * 4 + 10);
+    if (boosts.size > 0) {
+      // The neighbourhood may rank below the general candidates; fetch its best sections too.
+      const seen = new Set(rows.map((row) => row.id));
+      const nearby = this.statements.rank(match, { ...filter, pageIds: [...boosts.keys()] }, limit);
+      rows.push(...nearby.filter((row) => !seen.has(row.id)));
+    }
+    for (const row of rows) row.score *= (boosts.get(row.pageId) ?? 1) * this.pageFactor(row.pageId);
+    rows.sort((left, right) => right.score - left.score);
+    return capPerPage(rows, maxPerPage, limit).flatMap((row) => this.toHit(row, match));
+  }
+
+  /** The indexed page at a URL path (or reader path), if any. */
+  page(path: string): IndexedPageInfo | undefined {
+    const id = this.neighbourhoods.pageId(normalizeUrlPath(path));
+    const page = id === undefined ? undefined : this.pages.get(id);
+    return page && { ...page, groups: [...page.groups] };
+  }
+
+  /** Sizes and build time of the index. */
+  get stats(): DocsIndexStats {
+    return { ...this.summary, languages: { ...this.summary.languages } };
+  }
+
+  /** Frees the database; searching afterwards throws. */
+  close(): void {
+    if (this.database.open) this.database.close();
+  }
+
+  private pageFactor(pageId: number): number {
+    return this.hasNavigation && this.pages.get(pageId)!.groups.length === 0 ? OFF_NAVIGATION_FACTOR : 1;
+  }
+
+  private statementFilter(filter: SearchFilter | undefined, currentId: number | undefined): StatementFilter {
+    const currentLanguage = currentId === undefined ? undefined : this.pages.get(currentId)?.language;
+    const groups = filter?.groups && filter.groups.length > 0 ? filter.groups : undefined;
+    return {
+      language: filter?.language ?? currentLanguage ?? this.site.defaultLanguage,
+      version: filter?.version,
+      groups,
+    };
+  }
+
+  /** The hit of a ranked section; empty only if the section vanished, which a built index never does. */
+  private toHit(row: RankedSection, match: string | null): SearchHit[] {
+    const page = this.pages.get(row.pageId)!;
+    const text = this.statements.text(row.id, match);
+    if (!text) return [];
+    const hit: SearchHit = {
+      urlPath: page.urlPath,
+      anchor: text.anchor,
+      url: text.anchor ? `${page.urlPath}#${text.anchor}` : page.urlPath,
+      pageTitle: page.title,
+      heading: text.heading,
+      headings: JSON.parse(text.headingChain) as string[],
+      snippet: text.snippet,
+      body: text.body,
+      language: page.language,
+      version: page.version,
+      groups: [...page.groups],
+      score: row.score,
+    };
+    return [hit];
+  }
+}
+
+/** The first `limit` rows, skipping rows of a page that already has `maxPerPage` of them. */
+function capPerPage(rows: RankedSection[], maxPerPage: number, limit: number): RankedSection[] {
+  const perPage = new Map<number, number>();
+  const kept: RankedSection[] = [];
+  for (const row of rows) {
+    const count = perPage.get(row.pageId) ?? 0;
+    if (count >= maxPerPage) continue;
+    perPage.set(row.pageId, count + 1);
+    kept.push(row);
+    if (kept.length === limit) break;
+  }
+  return kept;
+}

@@ -1,0 +1,107 @@
+import Database from 'better-sqlite3';
+import type { DocsPage, PageMetadata } from './types.js';
+
+/**
+ * The in-memory SQLite database behind one DocsIndex. Sections live in a plain table that is also
+ * the external content of the FTS5 table, so `snippet()` works without storing the text twice.
+ * Columns searched, in `bm25()` weight order: the page title, the section's heading chain, the
+ * body, and a page summary (frontmatter description and keywords) repeated on every section.
+ */
+const SCHEMA = `
+  CREATE TABLE pages (
+    id INTEGER PRIMARY KEY,
+    url_path TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    language TEXT NOT NULL,
+    version TEXT
+  );
+  CREATE TABLE page_groups (
+    page_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (page_id, name)
+  ) WITHOUT ROWID;
+  CREATE TABLE sections (
+    id INTEGER PRIMARY KEY,
+    page_id INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    anchor TEXT NOT NULL,
+    heading TEXT NOT NULL,
+    heading_chain TEXT NOT NULL,
+    title TEXT NOT NULL,
+    headings TEXT NOT NULL,
+    body TEXT NOT NULL,
+    summary TEXT NOT NULL
+  );
+  CREATE INDEX sections_by_page ON sections (page_id, position);
+  CREATE VIRTUAL TABLE sections_fts USING fts5(
+    title, headings, body, summary,
+    content = 'sections', content_rowid = 'id',
+    tokenize = 'porter unicode61'
+  );
+`;
+
+/** A page ready to insert: parsed text plus where it sits on the site. */
+export interface IndexedPage {
+  /** Row id of the page, unique in the index. */
+  id: number;
+  page: DocsPage;
+  metadata: PageMetadata;
+}
+
+export interface InsertOptions {
+  /** Put the frontmatter description in the searchable summary (turned off to evaluate retrieval). */
+  indexDescriptions: boolean;
+}
+
+/** Opens a fresh in-memory database with the index schema. */
+export function openIndexDatabase(): Database.Database {
+  const database = new Database(':memory:');
+  database.exec(SCHEMA);
+  return database;
+}
+
+/**
+ * Inserts pages (distinct ids and URL paths) in one transaction: a single batch, so thousands of
+ * rows take milliseconds. Returns the number of sections written.
+ */
+export function insertPages(
+  database: Database.Database,
+  pages: Iterable<IndexedPage>,
+  options: InsertOptions,
+): number {
+  const insertPage = database.prepare(
+    'INSERT INTO pages (id, url_path, title, language, version) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertGroup = database.prepare('INSERT OR IGNORE INTO page_groups (page_id, name) VALUES (?, ?)');
+  const insertSection = database.prepare(
+    `INSERT INTO sections (page_id, position, anchor, heading, heading_chain, title, headings, body, summary)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  let sections = 0;
+  database.transaction(() => {
+    for (const { id: pageId, page, metadata } of pages) {
+      insertPage.run(pageId, page.urlPath, page.title, metadata.language, metadata.version ?? null);
+      for (const group of metadata.groups) insertGroup.run(pageId, group);
+      const summary = [options.indexDescriptions ? page.description : undefined, ...page.keywords]
+        .filter((text): text is string => text !== undefined)
+        .join('\n');
+      page.sections.forEach((section, position) => {
+        insertSection.run(
+          pageId,
+          position,
+          section.anchor,
+          section.heading,
+          JSON.stringify(section.headings),
+          page.title,
+          section.headings.join('\n'),
+          section.body,
+          summary,
+        );
+        sections += 1;
+      });
+    }
+    // External-content FTS: index every row of `sections` in one pass.
+    database.exec("INSERT INTO sections_fts (sections_fts) VALUES ('rebuild')");
+  })();
+  return sections;
+}

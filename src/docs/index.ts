@@ -1,0 +1,26 @@
+/**
+ * The docs index and retrieval of the assistant (issue 3): parse Markdown/MDX pages into sections,
+ * index them with SQLite FTS5, and search them for a conversation.
+ */
+export {
+  DocsIndex,
+  DEFAULT_WEIGHTS,
+  type DocsIndexOptions,
+  type DocsIndexStats,
+  type IndexedPageInfo,
+  type SearchOptions,
+} from './docs-index.js';
+export type { ColumnWeights } from './search-statements.js';
+export { parsePage } from './parse-page.js';
+export {
+  buildRetrievalQuery,
+  isFollowUp,
+  type RetrievalMessage,
+  type RetrievalQueryInput,
+} from './retrieval-query.js';
+export { matchExpression, queryTerms } from './fts-query.js';
+export { isDocsPagePath, normalizeUrlPath, relativeToDocsRoot, urlPathFromFile } from './url-path.js';
+export { readDocsFolder, type DocsFolder } from './read-docs-folder.js';
+export { resolveConfigReferences, type JsonReader } from './config-references.js';
+export { slugify } from './slug.js';
+export type { DocsFile, DocsPage, DocsSection, PageMetadata, SearchFilter, SearchHit } from './types.js';

@@ -1,0 +1,124 @@
+import type Database from 'better-sqlite3';
+
+/** `bm25()` weight of each searched column; a match in a heavier column counts more. */
+export interface ColumnWeights {
+  title: number;
+  headings: number;
+  body: number;
+  summary: number;
+}
+
+/** Restrictions on the pages a query may return (already resolved by the caller). */
+export interface StatementFilter {
+  language?: string;
+  /** Pages of this version, plus pages that belong to no version (shared by all of them). */
+  version?: string;
+  groups?: readonly string[];
+  /** Only these pages (used to fetch the `currentPath` neighbourhood). */
+  pageIds?: readonly number[];
+}
+
+/** A ranked candidate: which section, of which page, how relevant. */
+export interface RankedSection {
+  id: number;
+  pageId: number;
+  /** Negated bm25: higher is better. */
+  score: number;
+}
+
+/** What a hit shows of a section. */
+export interface SectionText {
+  anchor: string;
+  heading: string;
+  /** JSON array of the heading chain. */
+  headingChain: string;
+  body: string;
+  snippet: string;
+}
+
+const SNIPPET_TOKENS = 32;
+const TEXT_COLUMNS =
+  's.anchor AS anchor, s.heading AS heading, s.heading_chain AS headingChain, s.body AS body';
+
+/**
+ * Prepared search statements of one index database. There is one statement per filter shape (which
+ * of language, version, groups, pages are set), prepared on first use and reused; values are
+ * always bound, never spliced into SQL.
+ *
+ * Ranking and text are two steps: SQLite evaluates every result column of every matching row
+ * before sorting, so computing `snippet()` in the ranking query cost more than the ranking itself
+ * (measured: 5.9 ms against 3.5 ms per query on the mintlify corpus).
+ */
+export class SearchStatements {
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly bm25: string;
+
+  constructor(
+    private readonly database: Database.Database,
+    weights: ColumnWeights,
+  ) {
+    const numbers = [weights.title, weights.headings, weights.body, weights.summary].map((weight) =>
+      Number.isFinite(weight) ? String(weight) : '1',
+    );
+    this.bm25 = `bm25(sections_fts, ${numbers.join(', ')})`;
+  }
+
+  /** Sections matching `match` (an FTS5 expression) within `filter`, best first. */
+  rank(match: string, filter: StatementFilter, limit: number): RankedSection[] {
+    const clauses = ['sections_fts MATCH @match'];
+    const parameters: Record<string, unknown> = { match, limit };
+    if (filter.language !== undefined) {
+      clauses.push('p.language = @language');
+      parameters.language = filter.language;
+    }
+    if (filter.version !== undefined) {
+      clauses.push('(p.version = @version OR p.version IS NULL)');
+      parameters.version = filter.version;
+    }
+    if (filter.groups !== undefined) {
+      clauses.push(`EXISTS (SELECT 1 FROM page_groups g WHERE g.page_id = p.id
+        AND g.name IN (SELECT value FROM json_each(@groups)))`);
+      parameters.groups = JSON.stringify(filter.groups);
+    }
+    if (filter.pageIds !== undefined) {
+      clauses.push('s.page_id IN (SELECT value FROM json_each(@pageIds))');
+      parameters.pageIds = JSON.stringify(filter.pageIds);
+    }
+    const sql = `SELECT s.id AS id, s.page_id AS pageId, -${this.bm25} AS score
+      FROM sections_fts
+      JOIN sections s ON s.id = sections_fts.rowid
+      JOIN pages p ON p.id = s.page_id
+      WHERE ${clauses.join(' AND ')}
+      ORDER BY ${this.bm25}
+      LIMIT @limit`;
+    return this.statement(sql).all(parameters) as RankedSection[];
+  }
+
+  /** The text of a section, with a snippet around the terms of `match` (or its opening without one). */
+  text(id: number, match: string | null): SectionText | undefined {
+    if (match === null) {
+      const sql = `SELECT ${TEXT_COLUMNS}, substr(s.body, 1, 200) AS snippet FROM sections s WHERE s.id = @id`;
+      return this.statement(sql).get({ id }) as SectionText | undefined;
+    }
+    const sql = `SELECT ${TEXT_COLUMNS}, snippet(sections_fts, 2, '', '', '…', ${SNIPPET_TOKENS}) AS snippet
+      FROM sections_fts JOIN sections s ON s.id = sections_fts.rowid
+      WHERE sections_fts MATCH @match AND sections_fts.rowid = @id`;
+    return this.statement(sql).get({ id, match }) as SectionText | undefined;
+  }
+
+  /** The first sections of a page in reading order (for a query with no searchable words). */
+  pageSections(pageId: number, limit: number): RankedSection[] {
+    const sql = `SELECT s.id AS id, s.page_id AS pageId, 0 AS score
+      FROM sections s WHERE s.page_id = @pageId ORDER BY s.position LIMIT @limit`;
+    return this.statement(sql).all({ pageId, limit }) as RankedSection[];
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.database.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * A fence-aware line splitter: cuts a page body into sections at ATX headings (`## Title`),
+ * ignoring `#` lines inside ``` and ~~~ fenced code, and skipping MDX `import`/`export` blocks.
+ *
+ * Why not `marked.lexer`: it builds a full token tree (measured on the 1,069 mintlify pages: 230 ms
+ * against 26 ms for this splitter) and reads MDX as CommonMark, so a `## Heading` indented inside
+ * `<Steps>` would become an indented code block, while MDX has no indented code. Setext headings (`Title\n===`) are not recognised; docs sites
+ * written in MDX do not use them.
+ */
+
+/** A run of a section's lines: prose to clean, or a fenced code block kept verbatim. */
+export interface SectionPart {
+  code: boolean;
+  text: string;
+}
+
+/** Parts collect lines while splitting and are joined once at the end. */
+interface LinesPart {
+  code: boolean;
+  lines: string[];
+}
+
+interface LinesSection {
+  level: number;
+  heading: string;
+  parts: LinesPart[];
+}
+
+/** The lines under one heading, before any cleaning. */
+export interface RawSection {
+  /** 0 for the text before the first heading. */
+  level: number;
+  /** Heading text as written (may still hold Markdown or JSX). */
+  heading: string;
+  parts: SectionPart[];
+}
+
+export interface SplitOptions {
+  /** MDX: headings may be indented (inside components) and top-level `import`/`export` is code. */
+  mdx: boolean;
+}
+
+const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
+const HEADING_MDX = /^[ \t]*(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
+const HEADING_MARKDOWN = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
+const ESM_START = /^(import|export)[\s{*]/;
+
+/** Splits a page body (frontmatter already removed) into raw sections. */
+export function splitSections(body: string, options: SplitOptions): RawSection[] {
+  const lines = body.split(/\r?\n/);
+  const heading = options.mdx ? HEADING_MDX : HEADING_MARKDOWN;
+  const sections: LinesSection[] = [{ level: 0, heading: '', parts: [] }];
+  let index = 0;
+  while (index < lines.length) {
+    const line = lines[index]!;
+    const section = sections[sections.length - 1]!;
+    const fence = FENCE_OPEN.exec(line);
+    if (fence && !(fence[1]!.startsWith('`') && fence[2]!.includes('`'))) {
+      const end = fenceEnd(lines, index, fence[1]!);
+      addPart(section, true, lines.slice(index, end + 1));
+      index = end + 1;
+      continue;
+    }
+    if (options.mdx && ESM_START.test(line)) {
+      index = esmEnd(lines, index) + 1;
+      continue;
+    }
+    const match = heading.exec(line);
+    if (match && match[2] !== '') {
+      sections.push({ level: match[1]!.length, heading: match[2]!, parts: [] });
+    } else {
+      addPart(section, false, [line]);
+    }
+    index += 1;
+  }
+  return sections.map(({ level, heading, parts }) => ({
+    level,
+    heading,
+    parts: parts.map(({ code, lines }) => ({ code, text: lines.join('\n') })),
+  }));
+}
+
+/** Index of the line closing the fence opened at `start` (same character, at least as long), or the last line. */
+function fenceEnd(lines: string[], start: number, opener: string): number {
+  const character = opener[0]!;
+  for (let index = start + 1; index < lines.length; index += 1) {
+    const close = /^[ \t]*(`{3,}|~{3,})[ \t]*$/.exec(lines[index]!);
+    if (close && close[1]![0] === character && close[1]!.length >= opener.length) return index;
+  }
+  // CommonMark: an unclosed fence runs to the end of the document.
+  return lines.length - 1;
+}
+
+/**
+ * Index of the last line of an MDX ESM block starting at `start`: it ends at a blank line once its
+ * brackets balance (an `export const Card = () => (...)` spans many lines, blank ones included).
+ */
+function esmEnd(lines: string[], start: number): number {
+  let depth = 0;
+  for (let index = start; index < lines.length; index += 1) {
+    const line = lines[index]!;
+    if (line.trim() === '' && depth <= 0) return index;
+    for (const character of line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '')) {
+      if ('([{'.includes(character)) depth += 1;
+      else if (')]}'.includes(character)) depth -= 1;
+    }
+  }
+  return lines.length - 1;
+}
+
+function addPart(section: LinesSection, code: boolean, lines: string[]): void {
+  const last = section.parts[section.parts.length - 1];
+  // Consecutive prose lines gather into one part, joined once when the split is done.
+  if (last && !code && !last.code) last.lines.push(...lines);
+  else section.parts.push({ code, lines });
+}

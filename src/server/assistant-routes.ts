@@ -1,0 +1,126 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { Hono, type Context } from 'hono';
+import { cors } from 'hono/cors';
+import type { z } from 'zod';
+import type { Assistant } from '../assistant/assistant.js';
+import { dataStreamResponse } from '../assistant/streams/data-stream.js';
+import type { AnswerStreamInput } from '../assistant/streams/types.js';
+import { uiMessageStreamResponse } from '../assistant/streams/ui-message-stream.js';
+import { forbidden, notFound } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { AssistantRequestV1Schema, AssistantRequestV2Schema, conversationOf } from '../protocol/assistant.js';
+import type { ProjectRow, Store } from '../store/index.js';
+import { requireKey, type AuthVariables } from './auth.js';
+import type { RateLimitHeaders, RateLimits } from './rate-limits.js';
+import { readJson } from './request-body.js';
+
+export interface AssistantRouteDependencies {
+  store: Store;
+  assistant: Assistant;
+  rateLimits: RateLimits;
+  logger: Logger;
+  trustProxy: boolean;
+}
+
+/** RFC 9745: the date v1 was deprecated, as a structured-field date. */
+const V1_DEPRECATED_AT = `@${Date.UTC(2026, 0, 1) / 1000}`;
+
+/** Spec 4.4 and 4.5, mounted at /discovery: the assistant endpoints for AI SDK chat clients. */
+export function assistantRoutes(deps: AssistantRouteDependencies) {
+  const app = new Hono<{ Variables: AuthVariables }>();
+  const path = '/:version{v[12]}/assistant/:domain/message';
+  app.use(
+    path,
+    cors({
+      origin: async (origin, c) => allowedOrigin(deps.store, c.req.param('domain') ?? '', origin),
+      allowMethods: ['POST', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type'],
+      exposeHeaders: [
+        'X-Thread-Id',
+        'Retry-After',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+      ],
+      maxAge: 600,
+    }),
+  );
+  app.use(path, requireKey(deps.store, 'assistant'));
+
+  app.post(path, async (c) => {
+    const version = c.req.param('version') as 'v1' | 'v2';
+    const domain = c.req.param('domain');
+    if (c.get('apiKey').domain !== domain)
+      throw forbidden(`This assistant key does not belong to the domain ${domain}`);
+    const project = await deps.store.projects.getByDomain(domain);
+    if (!project) throw notFound(`No documentation site answers for the domain ${domain}`);
+    if (project.disabled_at) throw forbidden(`The documentation site ${domain} is disabled`);
+    const limits = await consumeLimits(deps, c, project, c.get('apiKey').id);
+    const schema: z.ZodType<
+      z.infer<typeof AssistantRequestV2Schema> | z.infer<typeof AssistantRequestV1Schema>
+    > = version === 'v1' ? AssistantRequestV1Schema : AssistantRequestV2Schema;
+    const request = await readJson(c, schema);
+    const prepared = await deps.assistant.respond(
+      project,
+      domain,
+      { ...request, conversation: conversationOf(request.messages) },
+      c.req.raw.signal,
+    );
+    const logger = deps.logger.child({ domain, thread: prepared.threadId });
+    const input: AnswerStreamInput = {
+      ...prepared,
+      headers: { 'X-Thread-Id': prepared.threadId, ...limits },
+      onComplete: (text) => prepared.complete(text),
+      onError: (error) => logger.error({ err: error }, 'assistant answer failed mid-stream'),
+    };
+    if (version === 'v2') return uiMessageStreamResponse(input);
+    input.headers = {
+      ...input.headers,
+      Deprecation: V1_DEPRECATED_AT,
+      Link: `</discovery/v2/assistant/${encodeURIComponent(domain)}/message>; rel="successor-version"`,
+    };
+    return dataStreamResponse(input);
+  });
+  return app;
+}
+
+async function allowedOrigin(store: Store, domain: string, origin: string): Promise<string | null> {
+  const project = await store.projects.getByDomain(domain);
+  const allowed =
+    project?.allowed_origins
+      ?.split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean) ?? [];
+  if (allowed.length === 0) return '*';
+  return allowed.includes(origin) ? origin : null;
+}
+
+/** Spec 8: per key per month, per organization (project) per hour, per client address per day. */
+async function consumeLimits(
+  deps: AssistantRouteDependencies,
+  c: Context,
+  project: ProjectRow,
+  keyId: string,
+): Promise<RateLimitHeaders> {
+  const results = [
+    await deps.rateLimits.consume('assistant-key', keyId),
+    await deps.rateLimits.consume('assistant-org', project.id),
+    await deps.rateLimits.consume('assistant-ip', clientAddress(c, deps.trustProxy)),
+  ];
+  // The headers of the limit closest to running out are the ones worth telling the client.
+  return results.reduce((tightest, next) =>
+    Number(next['RateLimit-Remaining']) < Number(tightest['RateLimit-Remaining']) ? next : tightest,
+  );
+}
+
+function clientAddress(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // no socket: a request made in process (tests, app.request)
+  }
+}

@@ -1,0 +1,191 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { DocsIndex } from '../src/docs/docs-index.js';
+import { matchExpression, queryTerms } from '../src/docs/fts-query.js';
+
+const navigation = {
+  navigation: {
+    languages: [
+      {
+        language: 'en',
+        tabs: [
+          {
+            tab: 'Guides',
+            groups: [
+              { group: 'Get started', pages: ['index', 'guides/install', 'guides/deploy'] },
+              { group: 'Customize', pages: ['guides/themes', 'guides/domains'] },
+            ],
+          },
+        ],
+      },
+      { language: 'fr', groups: [{ group: 'Démarrer', pages: ['fr/guides/install'] }] },
+    ],
+  },
+};
+
+const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
+
+const files = [
+  { path: 'docs/index.mdx', content: page('Welcome', 'Welcome to the Acme docs.') },
+  {
+    path: 'docs/guides/install.mdx',
+    content: page(
+      'Install',
+      '## Requirements\n\nNode 20.\n\n## Install the CLI\n\nRun `npm i -g acme` to install.',
+    ),
+  },
+  {
+    path: 'docs/guides/deploy.mdx',
+    content: page('Deploy', '## Region\n\nConfigure the region in acme.json.'),
+  },
+  { path: 'docs/guides/themes.mdx', content: page('Themes', 'Configure the fonts in acme.json.') },
+  { path: 'docs/guides/domains.mdx', content: page('Custom domains', 'Point a CNAME record at Acme.') },
+  { path: 'docs/fr/guides/install.mdx', content: page('Installation', 'Installez la CLI avec npm.') },
+  { path: 'docs/v1/guides/install.mdx', content: page('Install (v1)', 'Install the legacy CLI.') },
+  { path: 'docs/hidden/faq.mdx', content: page('FAQ', 'Questions about the CLI and npm.') },
+  { path: 'docs/snippets/shared.mdx', content: 'snippet text about npm' },
+  { path: 'src/not-docs.mdx', content: 'npm' },
+];
+
+describe('DocsIndex', () => {
+  const index = DocsIndex.build(files, { docsRoot: 'docs', navigation });
+  afterAll(() => index.close());
+
+  it('indexes the pages under the docs root, navigation or not, snippets excluded', () => {
+    expect(index.stats).toMatchObject({ pages: 8, languages: { en: 7, fr: 1 } });
+    expect(index.page('/hidden/faq')).toMatchObject({ title: 'FAQ', groups: [], language: 'en' });
+    expect(index.page('guides/install')).toMatchObject({ groups: ['Get started'], tab: 'Guides' });
+  });
+
+  it('returns sections with page, anchor, heading chain and a weighted score', () => {
+    const [hit] = index.search('how do I install the CLI?');
+    expect(hit).toMatchObject({
+      urlPath: '/guides/install',
+      anchor: 'install-the-cli',
+      url: '/guides/install#install-the-cli',
+      pageTitle: 'Install',
+      heading: 'Install the CLI',
+      headings: ['Install the CLI'],
+      language: 'en',
+      groups: ['Get started'],
+    });
+    expect(hit!.body).toContain('npm i -g acme');
+    expect(hit!.score).toBeGreaterThan(0);
+  });
+
+  it('ranks a title match above a body match', () => {
+    const urls = index.search('themes').map((hit) => hit.urlPath);
+    expect(urls[0]).toBe('/guides/themes');
+  });
+
+  it('searches the default language unless told otherwise, or the language of the current page', () => {
+    expect(index.search('npm').every((hit) => hit.language === 'en')).toBe(true);
+    expect(index.search('installez', { filter: { language: 'fr' } })[0]?.urlPath).toBe('/fr/guides/install');
+    expect(index.search('npm', { currentPath: '/fr/guides/install' })[0]?.urlPath).toBe('/fr/guides/install');
+  });
+
+  it('filters by navigation groups and by version', () => {
+    const grouped = index.search('configure acme.json', { filter: { groups: ['Customize'] } });
+    expect(grouped.map((hit) => hit.urlPath).sort()).toEqual(['/guides/domains', '/guides/themes']);
+    expect(index.search('configure', { filter: { groups: ['Nope'] } })).toEqual([]);
+    expect(index.search('install', { filter: { groups: [] } }).length).toBeGreaterThan(0);
+
+    const versioned = DocsIndex.build(files, {
+      docsRoot: 'docs',
+      navigation: {
+        navigation: {
+          versions: [
+            { version: 'v2', groups: [{ group: 'Guides', pages: ['guides/install'] }] },
+            { version: 'v1', groups: [{ group: 'Guides', pages: ['v1/guides/install'] }] },
+          ],
+        },
+      },
+    });
+    const v1 = versioned.search('install cli', { filter: { version: 'v1' } }).map((hit) => hit.urlPath);
+    // Pages outside any version (the FAQ) are shared by all versions.
+    expect(v1).toEqual(['/v1/guides/install', '/hidden/faq']);
+    const v2 = versioned.search('install cli', { filter: { version: 'v2' } }).map((hit) => hit.urlPath);
+    expect(v2).not.toContain('/v1/guides/install');
+    versioned.close();
+  });
+
+  it('limits the number of sections and of sections per page', () => {
+    expect(index.search('install', { limit: Number.NaN }).length).toBeGreaterThan(0);
+    expect(index.search('install', { limit: 0 })).toHaveLength(1);
+    expect(index.search('install cli npm node', { limit: 1 })).toHaveLength(1);
+    const hits = index.search('install cli npm node requirements', { limit: 10, maxPerPage: 1 });
+    expect(new Set(hits.map((hit) => hit.urlPath)).size).toBe(hits.length);
+  });
+
+  it('boosts the current page and its neighbours', () => {
+    const query = 'configure acme.json';
+    const plain = index.search(query).map((hit) => hit.urlPath);
+    const fromThemes = index.search(query, { currentPath: 'https://docs.acme.dev/guides/themes#top' });
+    expect(fromThemes[0]!.urlPath).toBe('/guides/themes');
+    const fromDeploy = index.search(query, { currentPath: '/guides/deploy' });
+    expect(fromDeploy[0]!.urlPath).toBe('/guides/deploy');
+    expect(plain).toContain('/guides/themes');
+    expect(plain).toContain('/guides/deploy');
+    // The boost only reorders matches: an unrelated current page adds nothing.
+    expect(index.search('cname', { currentPath: '/guides/install' }).map((hit) => hit.urlPath)).toEqual([
+      '/guides/domains',
+    ]);
+  });
+
+  it('answers "what is this page about" from the current page when the query has no words', () => {
+    expect(index.search('what is this?', { currentPath: '/guides/domains' })[0]?.urlPath).toBe(
+      '/guides/domains',
+    );
+    expect(index.search('what is this?')).toEqual([]);
+  });
+
+  it.each([
+    "what's `foo`?",
+    'a OR (b',
+    '"',
+    '*',
+    'NEAR',
+    'NEAR(install cli)',
+    'install AND NOT cli',
+    'title:install',
+    '^install',
+    'install*',
+    '🎉🎉',
+    '',
+    'how do I do it?',
+    '-- ; DROP TABLE pages; --',
+    '\u0000',
+  ])('never fails on the query %j', (query) => {
+    expect(() => index.search(query)).not.toThrow();
+  });
+
+  it('treats operators typed by a reader as words', () => {
+    expect(index.search('NEAR(install cli)')[0]?.urlPath).toBe('/guides/install');
+    expect(index.search('title:install')[0]?.urlPath).toBe('/guides/install');
+  });
+
+  it('throws after close', () => {
+    const other = DocsIndex.build(files.slice(0, 2), { docsRoot: 'docs' });
+    other.close();
+    expect(() => other.search('install')).toThrow(/closed/);
+  });
+});
+
+describe('query terms', () => {
+  it('drops stop-words and punctuation, and quotes every term', () => {
+    expect(queryTerms("How do I configure the `mint.json` file? It's NEAR (v2)")).toEqual([
+      'configure',
+      'mint',
+      'json',
+      'file',
+      'near',
+      'v2',
+    ]);
+    expect(matchExpression(['near', 'or'])).toBe('"near" OR "or"');
+    expect(matchExpression(queryTerms('what is it?'))).toBeNull();
+  });
+
+  it('caps long queries', () => {
+    const words = Array.from({ length: 100 }, (_, index) => `word${index}`).join(' ');
+    expect(queryTerms(words)).toHaveLength(32);
+  });
+});
