@@ -40,6 +40,10 @@ project
   .option('--docs-root <dir>', 'folder of the docs inside the repository (default: the root)')
   .option('--domain <name>', 'assistant domain this project answers for')
   .option('--model <model>', 'model for this project: builtin, openai:<model>, anthropic:<model>')
+  .option(
+    '--allowed-origins <list>',
+    'browser origins allowed to call the assistant, comma-separated (default: any)',
+  )
   .action(async (options: Parameters<typeof addProject>[2]) =>
     print(await addProject(config(), process.env, options)),
   );

@@ -277,6 +277,15 @@ describe('assistant origins, limits and model answers', () => {
         errorText: 'The assistant could not finish this answer. Please try again.',
       });
       expect(failed).not.toContain('sk-live-123');
+
+      const v1 = await t.service.app.request(V1, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ fp: 'x', messages: [{ role: 'user', content: 'custom domains', parts: [] }] }),
+      });
+      const lines = (await v1.text()).trim().split('\n');
+      expect(lines[0]).toMatch(/^f:\{"messageId":"msg_/);
+      expect(lines.at(-1)).toBe('3:"The assistant could not finish this answer. Please try again."');
     } finally {
       await t.cleanup();
     }

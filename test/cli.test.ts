@@ -64,6 +64,9 @@ describe('npm start on a fresh data directory (docwright serve with the demo pro
       const adminKey = /Admin key \(shown once\):\s+(svc_\S+)/.exec(text)?.[1];
       expect(adminKey).toMatch(/^svc_[A-Za-z0-9]{40}$/);
       expect(text).toMatch(/Assistant key \(shown once\):\s+svc_dsc_[A-Za-z0-9]{40}/);
+      expect(text).toMatch(
+        new RegExp(`Chat with the docs: http://localhost:${port}/\\?domain=demo&key=svc_dsc_`),
+      );
       const curl = output.find((line) => line.startsWith('  curl'))!.trim();
       const created = JSON.parse(execFileSync('sh', ['-c', curl], { encoding: 'utf8' }));
       expect(created.status).toBe('active');
@@ -142,10 +145,13 @@ describe('project and key commands', () => {
         'trunk',
         '--domain',
         'site.example',
+        '--allowed-origins',
+        'https://a.dev, https://b.dev',
       );
       const { stdout } = await docwright(dataDir, 'project', 'list');
       expect(stdout.split('\n')[0]).toMatch(/^site\t/);
       expect(stdout).toContain('domain=site.example');
+      expect(stdout).toContain('origins=https://a.dev,https://b.dev');
 
       const admin = await docwright(dataDir, 'key', 'create', '--project', 'site');
       expect(admin.stdout).toMatch(/^svc_[A-Za-z0-9]{40}\n$/);

@@ -11,6 +11,7 @@ export interface ProjectAddOptions {
   docsRoot?: string;
   domain?: string;
   model?: string;
+  allowedOrigins?: string;
 }
 
 /** `docwright project add`: checks the repository and its base branch before saving the project. */
@@ -45,6 +46,10 @@ export async function addProject(
       docsRoot: options.docsRoot ?? '',
       domain: options.domain ?? null,
       model: options.model ?? null,
+      allowedOrigins: options.allowedOrigins
+        ?.split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
     });
     return `${options.id}\t${repository}\t${options.ref}`;
   } finally {
@@ -65,6 +70,7 @@ export async function listProjects(config: Config): Promise<string> {
           project.base_ref,
           `docs-root=${project.docs_root || '.'}`,
           `domain=${project.domain ?? '-'}`,
+          `origins=${project.allowed_origins ?? '*'}`,
           project.disabled_at ? 'disabled' : 'enabled',
         ].join('\t'),
       )

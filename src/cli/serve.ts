@@ -1,6 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { Config } from '../config.js';
-import { ensureDemo, type DemoSetup } from '../demo.js';
+import { DEMO_DOMAIN, ensureDemo, type DemoSetup } from '../demo.js';
 import type { GitEnvironment } from '../forge/git-command.js';
 import { createService, type Service } from '../service.js';
 
@@ -49,6 +49,7 @@ function printBanner(service: Service, demo: DemoSetup | null): void {
       lines.push(
         `Admin key (shown once):     ${demo.keys.admin}`,
         `Assistant key (shown once): ${demo.keys.assistant}`,
+        `Chat with the docs: ${url}/?domain=${encodeURIComponent(DEMO_DOMAIN)}&key=${demo.keys.assistant}`,
         'Create a job:',
         `  curl -s -X POST ${url}/v2/agent/${demo.projectId}/job -H 'Authorization: Bearer ${demo.keys.admin}' -H 'Content-Type: application/json' -d '{"prompt":"replace \\"Acme Cloud\\" with \\"Acme Platform\\""}'`,
       );
