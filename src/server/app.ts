@@ -9,6 +9,7 @@ import { agentRoutes } from './agent-routes.js';
 import { assistantRoutes } from './assistant-routes.js';
 import { errorResponse } from './errors.js';
 import { openApiDocument } from './openapi.js';
+import { webRoutes } from './web-routes.js';
 import type { RateLimits } from './rate-limits.js';
 
 export interface AppDependencies {
@@ -48,6 +49,7 @@ export function createApp(deps: AppDependencies): Hono {
   app.get('/openapi.json', (c) => c.json(openApiDocument(deps.version)));
   app.route('/v2/agent/:projectId', agentRoutes(deps));
   app.route('/discovery', assistantRoutes(deps));
+  app.route('/', webRoutes());
 
   app.notFound((c) => notFoundOrWrongMethod(app, c, deps.logger));
   return app;

@@ -3,13 +3,14 @@
  * and code blocks whole (never cut in the middle).
  */
 export interface TextUnit {
-  kind: 'sentence' | 'item' | 'code';
+  kind: 'sentence' | 'item' | 'code' | 'table';
   text: string;
   /** Index of the paragraph/block the unit belongs to, to keep neighbours together. */
   block: number;
 }
 
 const FENCE = /^(```|~~~)/;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s+/;
 /** A sentence ends at . ! or ? followed by a space and a capital, digit, quote or backtick. */
 const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z0-9"'`([])/;
@@ -39,6 +40,13 @@ export function textUnits(body: string): TextUnit[] {
         if ((lines[index] ?? '').trim().startsWith(fence)) break;
       }
       units.push({ kind: 'code', text: code.join('\n'), block: block++ });
+    } else if (TABLE_ROW.test(line)) {
+      // A Markdown table stays whole, rows on their own lines, or it no longer renders as a table.
+      flush();
+      const rows = [line];
+      while (index + 1 < lines.length && TABLE_ROW.test(lines[index + 1] ?? ''))
+        rows.push(lines[++index] ?? '');
+      units.push({ kind: 'table', text: rows.join('\n'), block: block++ });
     } else if (LIST_ITEM.test(line)) {
       flush();
       units.push({ kind: 'item', text: line.replace(LIST_ITEM, '').trim(), block });
