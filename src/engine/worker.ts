@@ -76,11 +76,13 @@ export class Worker {
 
   private idle(): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.options.pollMs ?? 1000);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        // Drop this waker when the poll timer fired first, so idle loops do not pile them up.
+        this.wakers = this.wakers.filter((waker) => waker !== done);
         resolve();
-      }
+      };
+      const timer = setTimeout(done, this.options.pollMs ?? 1000);
       this.wakers.push(done);
     });
   }
