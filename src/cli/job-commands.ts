@@ -7,11 +7,8 @@ export interface RemoteOptions {
   project?: string;
 }
 
-export interface RemoteEnvironment {
-  DOCWRIGHT_URL?: string;
-  DOCWRIGHT_KEY?: string;
-  DOCWRIGHT_PROJECT?: string;
-}
+/** The environment the `job` commands read: DOCWRIGHT_URL, DOCWRIGHT_KEY and DOCWRIGHT_PROJECT. */
+export type RemoteEnvironment = Readonly<Record<string, string | undefined>>;
 
 interface Remote {
   client: DocwrightClient;
@@ -20,9 +17,9 @@ interface Remote {
 
 /** The `job` commands are a thin client of a running server: flags win over DOCWRIGHT_URL/KEY/PROJECT. */
 export function remote(options: RemoteOptions, env: RemoteEnvironment, fetchImpl?: typeof fetch): Remote {
-  const baseUrl = options.url ?? env.DOCWRIGHT_URL ?? 'http://localhost:3000';
-  const apiKey = options.key ?? env.DOCWRIGHT_KEY;
-  const projectId = options.project ?? env.DOCWRIGHT_PROJECT;
+  const baseUrl = options.url ?? env['DOCWRIGHT_URL'] ?? 'http://localhost:3000';
+  const apiKey = options.key ?? env['DOCWRIGHT_KEY'];
+  const projectId = options.project ?? env['DOCWRIGHT_PROJECT'];
   if (!apiKey) throw new Error('No API key: pass --key or set DOCWRIGHT_KEY');
   if (!projectId) throw new Error('No project: pass --project or set DOCWRIGHT_PROJECT');
   return {

@@ -1,0 +1,265 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream } from 'node:stream/web';
+import { badRequest, notFound } from '../errors.js';
+import { normalizeChanges, planChanges } from './git-change-plan.js';
+import type { TreeEntry } from './git-ls-tree.js';
+import { BoundedCache } from './github-cache.js';
+import { moveBranch, writeTree } from './github-commit.js';
+import { hasStatus, toForgeError, type GitHubAccess, type GitHubAuthKind } from './github-errors.js';
+import type { GitHubClient } from './github-octokit.js';
+import { ensurePullRequest } from './github-pull-request.js';
+import { isValidBranchName, OBJECT_ID, parseRepository, type RepositoryName } from './github-repository.js';
+import { readTarball, type GitHubSnapshot } from './github-tarball.js';
+import type { CommitInfo, CommitRequest, Forge, PullRequestRequest } from './types.js';
+
+export { createTokenOctokit, type GitHubClient, type TokenOctokitOptions } from './github-octokit.js';
+export { findPullRequestByHead, type PullRequestSummary } from './github-pull-request.js';
+export { parseRepository, type RepositoryName } from './github-repository.js';
+export { GitHubSnapshot } from './github-tarball.js';
+
+export interface GitHubForgeOptions {
+  /** An authenticated Octokit for a repository: Probot's installation Octokit, or createTokenOctokit(). */
+  octokitFor(repository: string): Promise<GitHubClient>;
+  /** Who the requests are made as, for the wording of permission errors (default `app`). */
+  auth?: GitHubAuthKind;
+  /** The web root shown in `source.repository` (default `https://github.com`; GitHub Enterprise: its host). */
+  webUrl?: string;
+  /** Most bytes of files a snapshot holds in memory (default 200 MB). */
+  maxSnapshotBytes?: number;
+  /** Most files a snapshot holds (default 100,000). */
+  maxSnapshotFiles?: number;
+}
+
+interface KnownCommit {
+  message: string;
+  tree: string;
+}
+
+/**
+ * A Forge over GitHub's REST API. Reading a commit is one tarball download; writing is the Git
+ * Data API only (trees with `base_tree`, a commit, a ref), so no clone or working tree exists.
+ * Commits, trees and snapshots are immutable, so what GitHub said about them is cached: a run's
+ * resolveRef -> readCommit -> snapshot -> commit asks for each fact once, and a single-file commit
+ * is exactly three requests (tree, commit, ref).
+ */
+export class GitHubForge implements Forge {
+  private readonly auth: GitHubAuthKind;
+  private readonly webUrl: string;
+  private readonly commits = new BoundedCache<string, KnownCommit>(512);
+  private readonly snapshots = new BoundedCache<string, readonly TreeEntry[]>(8);
+
+  constructor(private readonly options: GitHubForgeOptions) {
+    this.auth = options.auth ?? 'app';
+    this.webUrl = (options.webUrl ?? 'https://github.com').replace(/\/+$/, '');
+  }
+
+  /**
+   * `GET /repos/{owner}/{repo}/commits/{ref}` with `per_page=1`: one request that resolves a
+   * branch, tag or commit id and also returns the commit's message and tree (cached for readCommit
+   * and commit); `per_page` bounds the file list GitHub would otherwise add. GitHub answers an
+   * unknown ref with 422 and an empty repository with 409. A 404 usually means the repository is
+   * out of sight, which must not read as "the branch does not exist": one more request tells.
+   */
+  async resolveRef(repository: string, ref: string): Promise<string | null> {
+    const name = this.nameOf(repository);
+    if (ref === '' || ref.includes('\0')) return null;
+    const client = await this.options.octokitFor(repository);
+    try {
+      const { data } = await client.rest.repos.getCommit({ ...name, ref, per_page: 1 });
+      this.commits.set(cacheKey(name, data.sha), {
+        message: data.commit.message,
+        tree: data.commit.tree.sha,
+      });
+      return data.sha;
+    } catch (error) {
+      if (hasStatus(error, 409, 422)) return null;
+      if (hasStatus(error, 404) && (await this.canSee(client, name))) return null;
+      throw this.failure(error, repository, 'read');
+    }
+  }
+
+  /** From the cache when resolveRef just returned this commit; else `GET /git/commits/{sha}`. */
+  async readCommit(repository: string, sha: string): Promise<CommitInfo> {
+    const name = this.nameOf(repository);
+    const client = await this.options.octokitFor(repository);
+    const known = await this.knownCommit(client, repository, name, sha);
+    return { sha, message: known.message.replace(/\n$/, '') };
+  }
+
+  /** One `GET /repos/{owner}/{repo}/tarball/{sha}` (a redirect to codeload, followed by fetch). */
+  async snapshot(repository: string, commit: string): Promise<GitHubSnapshot> {
+    const name = this.nameOf(repository);
+    const sha = await this.requireCommit(repository, commit);
+    const client = await this.options.octokitFor(repository);
+    let body: Readable;
+    try {
+      const response = await client.rest.repos.downloadTarballArchive({
+        ...name,
+        ref: sha,
+        // The archive is streamed through gunzip and tar, never held whole in memory.
+        request: { parseSuccessResponseBody: false },
+      });
+      body = toReadable(response.data);
+    } catch (error) {
+      throw this.failure(error, repository, 'read');
+    }
+    const snapshot = await readTarball(
+      body,
+      sha,
+      {
+        maxBytes: this.options.maxSnapshotBytes ?? 200_000_000,
+        maxFiles: this.options.maxSnapshotFiles ?? 100_000,
+      },
+      `${repository} at ${sha.slice(0, 12)}`,
+    );
+    this.snapshots.set(cacheKey(name, sha), snapshot.entries);
+    return snapshot;
+  }
+
+  /**
+   * Refuses what the agent may never write (`.github/`, `.git`, `..`, absolute paths, writing to
+   * or through a symlink, a file in place of a folder) before the first request that writes, so
+   * a refused change set leaves nothing behind on GitHub.
+   */
+  async commit(request: CommitRequest): Promise<CommitInfo> {
+    const { repository, branch, expectedHead } = request;
+    const name = this.nameOf(repository);
+    const changes = normalizeChanges(request.changes);
+    if (!isValidBranchName(branch)) throw badRequest(`Invalid branch name: ${branch}`);
+    if (expectedHead !== null && !OBJECT_ID.test(expectedHead)) {
+      throw badRequest(`expectedHead must be a full commit id: ${expectedHead}`);
+    }
+    const client = await this.options.octokitFor(repository);
+    const parent = await this.requireCommit(repository, request.parent);
+    const { tree: parentTree } = await this.knownCommit(client, repository, name, parent);
+    const entries = await this.parentEntries(client, repository, name, parent, parentTree);
+    const planned = planChanges(changes, entries);
+    try {
+      const byPath = new Map(entries.map((entry) => [entry.path, entry]));
+      const tree = await writeTree(client, name, parentTree, planned, byPath);
+      if (tree === parentTree) throw badRequest('Nothing to commit: the changes leave every file as it was');
+      const { data } = await client.rest.git.createCommit({
+        ...name,
+        message: request.message,
+        tree,
+        parents: [parent],
+      });
+      await moveBranch(client, name, branch, data.sha, expectedHead, () =>
+        this.resolveRef(repository, branch),
+      );
+      this.commits.set(cacheKey(name, data.sha), { message: request.message, tree });
+      return { sha: data.sha, message: request.message.replace(/\n$/, '') };
+    } catch (error) {
+      throw this.failure(error, repository, 'push');
+    }
+  }
+
+  /** Creates the pull request, or finds and updates the open one of `head`; one request when new. */
+  async ensurePullRequest(request: PullRequestRequest): Promise<{ url: string }> {
+    const { repository, ...pullRequest } = request;
+    const name = this.nameOf(repository);
+    const client = await this.options.octokitFor(repository);
+    try {
+      const { url } = await ensurePullRequest(client, name, pullRequest);
+      return { url };
+    } catch (error) {
+      throw this.failure(error, repository, 'pull-request');
+    }
+  }
+
+  repositoryUrl(repository: string): string {
+    const { owner, repo } = this.nameOf(repository);
+    return `${this.webUrl}/${owner}/${repo}`;
+  }
+
+  private nameOf(repository: string): RepositoryName {
+    return parseRepository(repository, this.webUrl);
+  }
+
+  /** `GET /repos/{owner}/{repo}`: asked only after a 404, to tell a missing ref from a hidden repository. */
+  private async canSee(client: GitHubClient, name: RepositoryName): Promise<boolean> {
+    try {
+      await client.rest.repos.get({ ...name });
+      return true;
+    } catch (error) {
+      if (hasStatus(error, 404)) return false;
+      throw error;
+    }
+  }
+
+  private async requireCommit(repository: string, ref: string): Promise<string> {
+    if (OBJECT_ID.test(ref)) return ref;
+    const sha = await this.resolveRef(repository, ref);
+    if (sha === null) throw notFound(`Commit not found in ${repository}: ${ref}`);
+    return sha;
+  }
+
+  private async knownCommit(
+    client: GitHubClient,
+    repository: string,
+    name: RepositoryName,
+    sha: string,
+  ): Promise<KnownCommit> {
+    const key = cacheKey(name, sha);
+    const cached = this.commits.get(key);
+    if (cached !== undefined) return cached;
+    try {
+      const { data } = await client.rest.git.getCommit({ ...name, commit_sha: sha });
+      const known = { message: data.message, tree: data.tree.sha };
+      this.commits.set(key, known);
+      return known;
+    } catch (error) {
+      if (hasStatus(error, 422)) throw notFound(`Commit not found in ${repository}: ${sha}`);
+      throw this.failure(error, repository, 'read');
+    }
+  }
+
+  /**
+   * The parent's entries for the change planner: those of the snapshot this forge read (the
+   * normal run), else one recursive trees request. A truncated listing (over 100,000 entries)
+   * still has every entry it lists right; GitHub's tree API then judges the rest.
+   */
+  private async parentEntries(
+    client: GitHubClient,
+    repository: string,
+    name: RepositoryName,
+    parent: string,
+    parentTree: string,
+  ): Promise<readonly TreeEntry[]> {
+    const cached = this.snapshots.get(cacheKey(name, parent));
+    if (cached !== undefined) return cached;
+    try {
+      const { data } = await client.rest.git.getTree({ ...name, tree_sha: parentTree, recursive: 'true' });
+      return data.tree.flatMap((item): TreeEntry[] =>
+        item.path !== undefined && item.mode !== undefined && isEntryType(item.type)
+          ? [{ mode: item.mode, type: item.type, object: item.sha ?? '', path: item.path }]
+          : [],
+      );
+    } catch (error) {
+      throw this.failure(error, repository, 'read');
+    }
+  }
+
+  private failure(error: unknown, repository: string, access: GitHubAccess): unknown {
+    return toForgeError(error, { repository, access, auth: this.auth });
+  }
+}
+
+/** One key per repository however it was spelled (`owner/repo` or its web address). */
+function cacheKey({ owner, repo }: RepositoryName, sha: string): string {
+  return `${owner}/${repo}@${sha}`.toLowerCase();
+}
+
+function isEntryType(type: string | undefined): type is TreeEntry['type'] {
+  return type === 'blob' || type === 'tree' || type === 'commit';
+}
+
+/** The tarball body: a web stream when Octokit was asked not to parse it, bytes from older clients. */
+function toReadable(data: unknown): Readable {
+  if (data instanceof ArrayBuffer) return Readable.from([Buffer.from(data)]);
+  if (Buffer.isBuffer(data)) return Readable.from([data]);
+  if (data !== null && typeof data === 'object' && 'getReader' in data) {
+    return Readable.fromWeb(data as ReadableStream<Uint8Array>);
+  }
+  throw new Error('GitHub returned no archive body');
+}
