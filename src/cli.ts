@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
+import { checkCommand } from './cli/check-command.js';
 import { addProject, createKey, listProjects } from './cli/local-commands.js';
 import { jobCreate, jobMessage, remote, type RemoteOptions, type WaitOptions } from './cli/job-commands.js';
 import { runServe } from './cli/serve.js';
@@ -108,6 +109,18 @@ withRemote(job.command('list'))
         cursor: options.cursor,
       }),
     );
+  });
+
+program
+  .command('check')
+  .description('check a docs folder on disk: frontmatter, MDX syntax, internal links and anchors, navigation')
+  .argument('[path]', 'the folder to check (a repository or a docs folder)', '.')
+  .option('--docs-root <dir>', 'folder of the docs inside PATH (default: PATH itself)')
+  .action(async (folder: string, options: { docsRoot?: string }) => {
+    const result = await checkCommand(folder, options);
+    print(result.output);
+    // Problems found: exit 1 so that CI fails, after the list is printed.
+    if (!result.ok) process.exitCode = 1;
   });
 
 function port(value: string): number {

@@ -1,17 +1,42 @@
+import type { Config } from '../config.js';
 import { UnrecoverableError } from '../errors.js';
+import { languageModel } from '../models.js';
 import { BuiltinAgent } from './builtin/index.js';
+import { LlmAgent, type LlmAgentOptions } from './llm/index.js';
 import type { Agent } from './types.js';
 
+/** Settings of the model-driven agents a resolver creates (budgets and write limits). */
+export type ModelAgentSettings = Pick<LlmAgentOptions, 'budgets' | 'limits'>;
+
 /**
- * Picks the agent for a job's model. `builtin` works offline; model providers come through the
- * Vercel AI SDK (the model-driven agent).
+ * Picks the agent for a job's model. `builtin` works offline; `openai:<model>` and
+ * `anthropic:<model>` get the model-driven agent through the Vercel AI SDK, with the providers'
+ * credentials from the configuration. One agent per model, created on first use.
  */
-export function createAgentResolver(): (model: string) => Agent {
+export function createAgentResolver(
+  providers: Config['providers'] = { openai: {}, anthropic: {} },
+  settings: ModelAgentSettings = {},
+): (model: string) => Agent {
   const builtin = new BuiltinAgent();
+  const agents = new Map<string, Agent>();
   return (model) => {
     if (model === 'builtin') return builtin;
-    throw new UnrecoverableError(
-      `The model "${model}" is not available in this version of docwright; set DOCWRIGHT_MODEL=builtin or leave it unset`,
-    );
+    let agent = agents.get(model);
+    if (!agent) {
+      agent = new LlmAgent({ ...settings, model: modelFor(model, providers), name: model });
+      agents.set(model, agent);
+    }
+    return agent;
   };
+}
+
+/** The AI SDK model of a spec; a spec that cannot work (unknown, no key) fails the job in words. */
+function modelFor(model: string, providers: Config['providers']) {
+  try {
+    const resolved = languageModel(model, providers);
+    if (resolved) return resolved;
+  } catch (error) {
+    throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
+  }
+  throw new UnrecoverableError(`The model "${model}" has no language model behind it`);
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { CheckProblem } from '../checks/index.js';
 import type { Overlay } from '../forge/overlay.js';
 
 /** One stored message of a job: a user's instruction or the agent's reply. */
@@ -20,6 +21,10 @@ export interface AgentRunInput {
   docsRoot: string;
   signal: AbortSignal;
   logger: Logger;
+  /** Whether a repository path is a symlink in the snapshot, so that no tool reads or writes through one. */
+  isSymlink?: (path: string) => boolean;
+  /** For a request made in a pull request review comment: the file (and line) it was written on. */
+  reviewComment?: { path: string; line?: number };
 }
 
 export interface AgentResult {
@@ -27,9 +32,15 @@ export interface AgentResult {
   reply: string;
   /** A short one-line summary for the commit and PR title, when the agent has one. */
   title?: string;
+  /**
+   * Present when the agent can fix what the docs checks found in its edits (the model-driven agent
+   * continues its conversation). The run calls it a bounded number of times, checking after each,
+   * and uses the last result; problems are given with repository paths.
+   */
+  repair?: (problems: CheckProblem[]) => Promise<AgentResult>;
 }
 
-/** Turns instructions into edits of an overlay. Implementations: builtin (./builtin), LLM (later). */
+/** Turns instructions into edits of an overlay. Implementations: builtin (./builtin), a model (./llm). */
 export interface Agent {
   /** Reported as the job's `model`, e.g. `builtin` or `openai:gpt-5-mini`. */
   readonly model: string;

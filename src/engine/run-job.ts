@@ -1,16 +1,32 @@
-import type { Agent } from '../agent/types.js';
+import type { Agent, AgentResult, AgentRunInput } from '../agent/types.js';
+import {
+  checkChanges,
+  formatProblemsAsMarkdown,
+  summarizeProblems,
+  type CheckProblem,
+} from '../checks/index.js';
 import { UnrecoverableError } from '../errors.js';
 import { normalizePath, Overlay } from '../forge/overlay.js';
-import type { CommitInfo, FileChange, Forge } from '../forge/types.js';
+import type { CommitInfo, FileChange, Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../logger.js';
-import type { ClaimedJob, ProjectRow, RunOutcome } from '../store/index.js';
+import type { ClaimedJob, JobRow, ProjectRow, RunOutcome } from '../store/index.js';
 import { formatCommitMessage, oneLine, parseCommitMessage, RUN_TRAILER } from './commit-message.js';
 
 export interface RunDependencies {
   forge: Forge;
   agentFor(model: string): Agent;
   logger: Logger;
+  /** Rounds in which an agent that can repair is handed the docs checks' findings (default 2). */
+  maxRepairRounds?: number;
+  /**
+   * The pull request's description (the app adds the requests and a link back to the thread); it
+   * must keep the hidden job marker. Default: the agent's reply and the marker.
+   */
+  pullRequestBody?: (job: JobRow, reply: string) => Promise<string>;
 }
+
+/** Enough for a model to fix a broken link or two; a third attempt rarely fixes what two did not. */
+const DEFAULT_REPAIR_ROUNDS = 2;
 
 /**
  * One run of a job: snapshot -> agent -> checks -> one commit -> pull request. Safe to repeat after
@@ -43,27 +59,9 @@ export async function runJob(
     if (!base)
       throw new UnrecoverableError(`The base branch "${project.base_ref}" does not exist in the repository`);
     const snapshot = await deps.forge.snapshot(repository, base);
-    const instructions = pending.map((message) => message.content);
     let changes;
     try {
-      const files = new Overlay(snapshot);
-      const result = await deps.agentFor(job.model).run({
-        jobId: job.id,
-        instructions,
-        history: history.map((message) => ({
-          role: message.role,
-          content: message.content,
-          createdAt: message.created_at,
-        })),
-        files,
-        docsRoot: project.docs_root,
-        signal,
-        logger: deps.logger.child({ job: job.id }),
-      });
-      signal.throwIfAborted();
-      reply = result.reply;
-      title = result.title ?? oneLine(instructions.join('; '), 72);
-      changes = await files.changes();
+      ({ reply, title, changes } = await editWithChecks(deps, project, claimed, history, snapshot, signal));
     } finally {
       snapshot.close?.();
     }
@@ -89,11 +87,99 @@ export async function runJob(
       base: project.base_ref,
       head: job.branch,
       title: `docs: ${title}`,
-      body: `${reply}\n\n<!-- docwright-job: ${job.id} -->`,
+      body: (await deps.pullRequestBody?.(job, reply)) ?? `${reply}\n\n<!-- docwright-job: ${job.id} -->`,
     });
     prLink = pullRequest?.url ?? prLink;
   }
   return { handledMessageIds, reply, prLink };
+}
+
+/** Runs the agent over an overlay of the snapshot and checks its edits; returns the reply and changes. */
+async function editWithChecks(
+  deps: RunDependencies,
+  project: ProjectRow,
+  claimed: ClaimedJob,
+  history: { role: 'user' | 'agent'; content: string; created_at: string }[],
+  snapshot: Snapshot,
+  signal: AbortSignal,
+): Promise<{ reply: string; title: string; changes: FileChange[] }> {
+  const { job, pending } = claimed;
+  const instructions = pending.map((message) => message.content);
+  const input: AgentRunInput = {
+    jobId: job.id,
+    instructions,
+    history: history.map((message) => ({
+      role: message.role,
+      content: message.content,
+      createdAt: message.created_at,
+    })),
+    files: new Overlay(snapshot),
+    docsRoot: project.docs_root,
+    signal,
+    logger: deps.logger.child({ job: job.id }),
+    isSymlink: symlinkTest(snapshot),
+  };
+  const rounds = deps.maxRepairRounds ?? DEFAULT_REPAIR_ROUNDS;
+  const checked = await editAndCheck(deps.agentFor(job.model), input, new Overlay(snapshot), rounds);
+  signal.throwIfAborted();
+  return {
+    reply: withLeftovers(checked.result.reply, checked.problems),
+    title: checked.result.title ?? oneLine(instructions.join('; '), 72),
+    changes: checked.changes,
+  };
+}
+
+/**
+ * The agent's edits, checked (issue 6): after the agent runs, the docs checks look at what it
+ * changed; an agent that can repair gets their findings back for up to `rounds` rounds, and what is
+ * still wrong after that is returned to be listed in the reply and PR body.
+ */
+async function editAndCheck(
+  agent: Agent,
+  input: AgentRunInput,
+  base: Overlay,
+  rounds: number,
+): Promise<{ result: AgentResult; changes: FileChange[]; problems: CheckProblem[] }> {
+  let result = await agent.run(input);
+  let changes = await input.files.changes();
+  let problems = await checkEdits(input, base, changes);
+  for (let round = 1; round <= rounds && problems.length > 0 && result.repair; round += 1) {
+    input.signal.throwIfAborted();
+    input.logger.info({ round, problems: problems.length }, 'docs checks failed; the agent repairs');
+    result = await result.repair(problems);
+    changes = await input.files.changes();
+    problems = await checkEdits(input, base, changes);
+  }
+  return { result, changes, problems };
+}
+
+/** The docs checks of a change set; a check that crashes is logged and reported, not fatal. */
+async function checkEdits(
+  input: AgentRunInput,
+  base: Overlay,
+  changes: FileChange[],
+): Promise<CheckProblem[]> {
+  if (changes.length === 0) return [];
+  try {
+    return await checkChanges({ files: input.files, base, docsRoot: input.docsRoot, changes });
+  } catch (error) {
+    input.logger.error({ err: error }, 'the docs checks failed to run');
+    return [];
+  }
+}
+
+/** The reply with the problems the checks still found listed under it. */
+function withLeftovers(reply: string, problems: CheckProblem[]): string {
+  if (problems.length === 0) return reply;
+  const heading = `**Docs checks:** ${summarizeProblems(problems)} left to fix by hand:`;
+  return `${reply.trimEnd()}\n\n${heading}\n\n${formatProblemsAsMarkdown(problems)}`;
+}
+
+/** The snapshot's symlink test, when it has one (local git snapshots do; see git-snapshot.ts). */
+function symlinkTest(snapshot: Snapshot): ((path: string) => boolean) | undefined {
+  const withSymlinks = snapshot as Snapshot & { isSymlink?: (path: string) => boolean };
+  const isSymlink = withSymlinks.isSymlink;
+  return typeof isSymlink === 'function' ? (path) => isSymlink.call(snapshot, path) : undefined;
 }
 
 async function landedRun(

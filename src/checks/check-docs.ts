@@ -1,0 +1,36 @@
+import { checkNavigation } from './navigation-check.js';
+import { checkPage } from './page-check.js';
+import { SiteMap } from './site-map.js';
+import type { CheckProblem, DocsTree } from './types.js';
+
+const MARKDOWN_FILE = /\.mdx?$/i;
+
+export interface CheckDocsOptions {
+  /** Markdown/MDX files to check (relative to the docs root); default: every one in the tree. */
+  files?: readonly string[];
+  /** Check the navigation config too; default true. */
+  navigation?: boolean;
+}
+
+/**
+ * Runs the docs checks over a docs folder: each Markdown/MDX file parses (frontmatter, fences,
+ * tags), its internal links and anchors resolve, and the navigation lists existing pages.
+ * Problems come sorted by file and line.
+ */
+export async function checkDocs(tree: DocsTree, options: CheckDocsOptions = {}): Promise<CheckProblem[]> {
+  const site = await SiteMap.load(tree);
+  const files = options.files ?? tree.paths().filter((file) => MARKDOWN_FILE.test(file));
+  const problems: CheckProblem[] = [];
+  for (const file of files) {
+    if (MARKDOWN_FILE.test(file)) problems.push(...(await checkPage(site, file)));
+  }
+  if (options.navigation !== false) problems.push(...checkNavigation(site));
+  return sortProblems(problems);
+}
+
+/** By file, then line (problems without a line first). */
+export function sortProblems(problems: CheckProblem[]): CheckProblem[] {
+  return [...problems].sort(
+    (left, right) => left.file.localeCompare(right.file) || (left.line ?? 0) - (right.line ?? 0),
+  );
+}

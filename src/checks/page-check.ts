@@ -1,0 +1,93 @@
+import matter from 'gray-matter';
+import { checkTagBalance } from './jsx-tags.js';
+import { hasAnchor } from './page-anchors.js';
+import { extractLinks, resolveLink, type PageLink } from './page-links.js';
+import type { ScannedPage } from './page-scan.js';
+import { isMdx, type SiteMap } from './site-map.js';
+import type { CheckProblem, CheckRule } from './types.js';
+
+/**
+ * The checks of one page (path relative to the docs root): its frontmatter is a valid YAML
+ * mapping, its code fences and tags are balanced, and its internal links and anchors resolve.
+ */
+export async function checkPage(site: SiteMap, file: string): Promise<CheckProblem[]> {
+  const scan = await site.scan(file);
+  const mdx = isMdx(file);
+  const problem = (rule: CheckRule, detail: string, message: string, line?: number): CheckProblem => ({
+    rule,
+    file,
+    ...(line === undefined ? {} : { line }),
+    message,
+    key: `${rule}|${file}|${detail}`,
+  });
+  const problems: CheckProblem[] = [...checkFrontmatter(scan, problem)];
+  if (scan.unclosedFence !== undefined) {
+    problems.push(
+      problem('mdx-syntax', 'unclosed fence', 'a code fence is opened and never closed', scan.unclosedFence),
+    );
+  }
+  for (const tag of checkTagBalance(scan.prose, { mdx })) {
+    problems.push(problem('mdx-syntax', tag.detail, tag.message, tag.line));
+  }
+  const ownAnchors = () => site.fileAnchors(file);
+  for (const link of extractLinks(scan.prose)) {
+    const found = await checkLink(site, file, ownAnchors, link);
+    if (found) problems.push(problem(found.rule, link.href, found.message, link.line));
+  }
+  return problems;
+}
+
+type ProblemOf = (rule: CheckRule, detail: string, message: string, line?: number) => CheckProblem;
+
+function checkFrontmatter(scan: ScannedPage, problem: ProblemOf): CheckProblem[] {
+  const block = scan.frontmatter;
+  if (block === undefined) return [];
+  if (!block.closed) {
+    return [problem('frontmatter', 'unclosed', 'the frontmatter block has no closing "---" line', 1)];
+  }
+  try {
+    const data: unknown = matter(`---\n${block.yaml}\n---\n`, {}).data;
+    if (Array.isArray(data) || typeof data !== 'object' || data === null) {
+      return [problem('frontmatter', 'not a mapping', 'the frontmatter must be "key: value" lines', 1)];
+    }
+    return [];
+  } catch (error) {
+    const yamlError = error as { reason?: string; mark?: { line?: number }; message?: string };
+    const reason = yamlError.reason ?? yamlError.message?.split('\n')[0] ?? 'invalid YAML';
+    // The mark counts from the opening `---` line, which is line 1 of the file.
+    const line = typeof yamlError.mark?.line === 'number' ? yamlError.mark.line + 1 : 1;
+    return [problem('frontmatter', 'invalid yaml', `the frontmatter is not valid YAML: ${reason}`, line)];
+  }
+}
+
+/** What is wrong with one link, or undefined when it resolves (or is not checked). */
+async function checkLink(
+  site: SiteMap,
+  file: string,
+  ownAnchors: () => Promise<Set<string>>,
+  link: PageLink,
+): Promise<{ rule: CheckRule; message: string } | undefined> {
+  const target = resolveLink(link.href, file);
+  if (target === undefined) return undefined;
+  if (target.kind === 'outside') {
+    return { rule: 'broken-link', message: `the link ${link.href} points outside the docs` };
+  }
+  if (target.kind === 'same-page') {
+    return hasAnchor(await ownAnchors(), target.anchor)
+      ? undefined
+      : { rule: 'broken-anchor', message: `the link ${link.href} names no heading of this page` };
+  }
+  if (!site.serves(target.urlPath)) {
+    return {
+      rule: 'broken-link',
+      message: `the link ${link.href} points to ${target.urlPath}, which is not a page`,
+    };
+  }
+  if (target.anchor === undefined || target.anchor === '') return undefined;
+  const anchors = await site.anchors(target.urlPath);
+  if (anchors === undefined || hasAnchor(anchors, target.anchor)) return undefined;
+  return {
+    rule: 'broken-anchor',
+    message: `the link ${link.href} names no heading of ${site.pages.get(target.urlPath) ?? target.urlPath}`,
+  };
+}
