@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
+import { runActionBenchmark } from './action-cold-start.js';
 import { runApiBenchmark } from './api-throughput.js';
 import { runAssistantTtfbBenchmark } from './assistant-ttfb.js';
 
@@ -17,6 +18,7 @@ const script = (file: string, title: string) => () =>
 const benchmarks: Record<string, () => Promise<string>> = {
   api: runApiBenchmark,
   'assistant-ttfb': runAssistantTtfbBenchmark,
+  action: runActionBenchmark,
   'retrieval-quality': script('bench/retrieval-quality.ts', 'Retrieval quality (shared Mintlify corpus)'),
   'retrieval-speed': script('bench/retrieval-speed.ts', 'Retrieval speed and index build'),
 };

@@ -32,12 +32,13 @@ const json =
     });
 
 describe('DocwrightClient', () => {
-  it('retries 429 after Retry-After and 5xx with backoff, then returns the parsed job', async () => {
+  it('retries a create after 429 (Retry-After honoured) and a read after 5xx with backoff', async () => {
     const sleeps: number[] = [];
     const { fetchImpl, calls } = scriptedFetch([
       json({ error: 'Rate limit exceeded', code: 'rate_limited' }, 429, { 'retry-after': '7' }),
-      json({ error: 'Internal server error' }, 503),
       json(JOB, 201),
+      json({ error: 'Internal server error' }, 503),
+      json(JOB),
     ]);
     const client = new DocwrightClient({
       baseUrl: 'http://api.test/',
@@ -50,7 +51,7 @@ describe('DocwrightClient', () => {
     });
     const job = await client.createJob('p 1', 'hello');
     expect(job.id).toBe('j1');
-    expect(calls).toHaveLength(3);
+    expect(calls).toHaveLength(2);
     expect(calls[0]!.url).toBe('http://api.test/v2/agent/p%201/job');
     expect(calls[0]!.init.headers).toMatchObject({
       authorization: 'Bearer svc_x',
@@ -58,7 +59,22 @@ describe('DocwrightClient', () => {
     });
     expect(JSON.parse(calls[0]!.init.body as string)).toEqual({ prompt: 'hello' });
     expect(sleeps[0]).toBe(7000);
+    expect((await client.getJob('p 1', 'j1')).id).toBe('j1');
+    expect(calls).toHaveLength(4);
     expect(sleeps[1]).toBeGreaterThan(0);
+  });
+
+  it('never repeats a create after a 5xx: the server may have made the job', async () => {
+    const { fetchImpl, calls } = scriptedFetch([json({ error: 'Bad gateway' }, 502)]);
+    const client = new DocwrightClient({
+      baseUrl: 'http://api.test',
+      apiKey: 'k',
+      fetch: fetchImpl,
+      sleep: () => Promise.resolve(),
+    });
+    await expect(client.createJob('p', 'hello')).rejects.toMatchObject({ status: 502 });
+    await expect(client.sendMessage('p', 'j', 'again')).rejects.toThrow('no more scripted responses');
+    expect(calls).toHaveLength(2);
   });
 
   it('does not retry a 4xx other than 429, and keeps the server message and code', async () => {

@@ -14,6 +14,8 @@ export interface ClientOptions {
   /** Waits between attempts; injectable so tests do not sleep. */
   sleep?: (ms: number) => Promise<void>;
   userAgent?: string;
+  /** Told before each repeated attempt (after a 429, a 5xx or a network error), e.g. to log it. */
+  onRetry?: (retry: { error: unknown; attempt: number; delayMs: number }) => void;
 }
 
 const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'archived', 'failed']);
@@ -82,8 +84,10 @@ export class DocwrightClient {
       try {
         return schema.parse(await this.attempt(method, path, body));
       } catch (error) {
-        if (attempt >= attempts || !isRetryable(error)) throw error;
-        await this.sleep(retryDelayMs(error, attempt));
+        if (attempt >= attempts || !isRetryable(error, method)) throw error;
+        const delayMs = retryDelayMs(error, attempt);
+        this.options.onRetry?.({ error, attempt, delayMs });
+        await this.sleep(delayMs);
       }
     }
   }

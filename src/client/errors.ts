@@ -16,8 +16,14 @@ export class ApiTimeoutError extends Error {
   override readonly name = 'ApiTimeoutError';
 }
 
-/** Whether a failed attempt is worth repeating: rate limits, server errors, and network failures. */
-export function isRetryable(error: unknown): boolean {
-  if (error instanceof ApiError) return error.status === 429 || error.status >= 500;
+/**
+ * Whether a failed attempt is worth repeating. A 429 was refused before any work, so any request
+ * may repeat it. A 5xx, a timeout or a network failure may come after the server acted: only reads
+ * repeat those, since a repeated create or message could make a second job or queue a prompt twice.
+ */
+export function isRetryable(error: unknown, method = 'GET'): boolean {
+  if (error instanceof ApiError && error.status === 429) return true;
+  if (method !== 'GET') return false;
+  if (error instanceof ApiError) return error.status >= 500;
   return error instanceof ApiTimeoutError || error instanceof TypeError; // fetch's network failure
 }

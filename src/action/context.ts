@@ -1,0 +1,39 @@
+import type { DocwrightClient } from '../client/index.js';
+import type { GitHubApi, StatusLinks } from '../github/index.js';
+import type { Job } from '../protocol/agent-job.js';
+import type { Inputs } from './inputs.js';
+import type { PollEnd, PollOptions } from './poll-job.js';
+
+/** Where the Action writes what it does; main.ts passes `@actions/core`'s functions. */
+export interface Log {
+  info(message: string): void;
+  notice(message: string): void;
+  warning(message: string): void;
+}
+
+/** Everything a request handler needs, built at the edge (main.ts) and passed in (STYLE 1, 2). */
+export interface ActionContext {
+  inputs: Inputs;
+  client: Pick<DocwrightClient, 'createJob' | 'getJob' | 'sendMessage'>;
+  /** Null when there is no token; only comment events need GitHub. */
+  octokit: GitHubApi | null;
+  links: StatusLinks;
+  /** The GitHub web address, to recognise pull request links GitHub can list files of. */
+  serverUrl: string;
+  log: Log;
+  signal?: AbortSignal;
+  /** Clock and sleep for polling; tests replace them. */
+  poll?: Pick<PollOptions, 'now' | 'sleep'>;
+}
+
+/** The job a run created or messaged, and how far the Action followed it. */
+export interface JobRun {
+  job: Job;
+  created: boolean;
+  /** `not-waited` when `wait` is false. */
+  end: PollEnd | 'not-waited';
+  commentId: number | null;
+}
+
+/** The outcome of one run of the Action. */
+export type ActionResult = { kind: 'ignored'; reason: string } | { kind: 'job'; run: JobRun };

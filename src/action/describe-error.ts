@@ -1,0 +1,80 @@
+import { ApiError, ApiTimeoutError } from '../client/index.js';
+import { ActionError } from './action-error.js';
+
+/** What the sentences may name: never the key itself. */
+export interface ErrorContext {
+  baseUrl: string;
+  projectId: string;
+}
+
+/**
+ * Turns any failure into the one sentence the step fails with (issue 5: 401/403/404/429 each
+ * explained). The server's own message is kept, since it names the field or the job; secrets never
+ * reach it (the server does not echo keys, and Octokit redacts its authorization header).
+ */
+export function describeError(error: unknown, context: ErrorContext): string {
+  if (error instanceof ActionError) return error.message;
+  if (error instanceof ApiError) return describeApiError(error, context);
+  if (error instanceof ApiTimeoutError)
+    return `The docwright server at ${context.baseUrl} did not answer in time (${error.message}), even after retries.`;
+  if (error instanceof Error && error.name === 'ZodError')
+    return `The server at ${context.baseUrl} answered with something that is not a docwright job; check that \`base-url\` points at a docwright server.`;
+  const github = gitHubStatus(error);
+  if (github) return describeGitHubError(github);
+  if (error instanceof TypeError)
+    return `Could not reach the docwright server at ${context.baseUrl}: ${causeOf(error)}. Check \`base-url\` and that the server is reachable from the runner.`;
+  return `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function describeApiError(error: ApiError, { baseUrl, projectId }: ErrorContext): string {
+  const said = `(the server said: ${error.message})`;
+  switch (error.status) {
+    case 400:
+      return `The docwright server rejected the request as invalid ${said}.`;
+    case 401:
+      return `The docwright server did not accept the API key (401) ${said}. Check that the \`api-key\` secret holds an admin key (svc_…) issued by ${baseUrl}.`;
+    case 403:
+      return `The API key is not allowed to use project "${projectId}" (403) ${said}. Admin keys work only on the agent endpoints of their own project: check \`project-id\` and \`api-key\`.`;
+    case 404:
+      return `Not found (404) ${said}. Check \`project-id\`, \`job-id\` and that \`base-url\` points at a docwright server.`;
+    case 409:
+      return `The server refused the follow-up (409) ${said}. An archived job takes no more messages: start a new one.`;
+    case 413:
+      return `The instruction is too large for the server (413) ${said}.`;
+    case 429:
+      return `The server's rate limit for project "${projectId}" was reached (429) and retrying did not help ${said}${error.retryAfterSeconds ? `; it asked to wait ${error.retryAfterSeconds} seconds` : ''}. Jobs and follow-ups are limited per project per hour: try again later.`;
+    default:
+      return error.status >= 500
+        ? `The docwright server failed (${error.status}) ${said}. Reads are retried; a create or follow-up is not (it may have been made), so check the job list before running the step again.`
+        : `The docwright server refused the request (${error.status}) ${said}.`;
+  }
+}
+
+interface GitHubFailure {
+  status: number;
+  message: string;
+  method: string;
+  url: string;
+}
+
+/** Octokit's RequestError, recognised by shape so the helpers need not import it. */
+function gitHubStatus(error: unknown): GitHubFailure | null {
+  if (!(error instanceof Error) || !('status' in error) || !('request' in error)) return null;
+  const request = error.request as { method?: unknown; url?: unknown } | undefined;
+  if (typeof error.status !== 'number' || typeof request?.method !== 'string') return null;
+  return { status: error.status, message: error.message, method: request.method, url: String(request.url) };
+}
+
+function describeGitHubError(failure: GitHubFailure): string {
+  const path = failure.url.replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+  const request = `${failure.method} ${path}`;
+  if (failure.status === 401 || failure.status === 403)
+    return `GitHub refused ${request} (${failure.status}: ${failure.message}). Give the workflow \`permissions: issues: write, pull-requests: write\`, or pass a \`github-token\` that has them.`;
+  return `GitHub answered ${request} with ${failure.status}: ${failure.message}.`;
+}
+
+function causeOf(error: TypeError): string {
+  const cause = error.cause;
+  if (cause instanceof Error) return cause.message;
+  return error.message;
+}

@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises';
+import { ActionError } from './action-error.js';
+
+/** What the runner tells the Action about the run (GitHub's default environment variables). */
+export interface RunnerEnvironment {
+  eventName: string;
+  eventPath: string | null;
+  apiUrl: string;
+  serverUrl: string;
+  /** Link to this workflow run, for the status comment's footer. */
+  runUrl: string | undefined;
+}
+
+/** Reads the runner's variables from `env` (passed in: main.ts is the only reader of process.env). */
+export function readRunnerEnvironment(env: Record<string, string | undefined>): RunnerEnvironment {
+  const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+  const repository = env.GITHUB_REPOSITORY;
+  const runId = env.GITHUB_RUN_ID;
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    eventPath: env.GITHUB_EVENT_PATH || null,
+    apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+    serverUrl,
+    runUrl: repository && runId ? `${serverUrl}/${repository}/actions/runs/${runId}` : undefined,
+  };
+}
+
+/** The event payload the runner wrote to `GITHUB_EVENT_PATH` (empty outside a runner). */
+export async function readEventPayload(path: string | null): Promise<unknown> {
+  if (!path) return {};
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    throw new ActionError(
+      `Could not read the event payload at ${path}: ${error instanceof Error ? error.message : String(error)}.`,
+    );
+  }
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { CommentKind, GitHubUser, PullRequestBody, Thread } from '../github/index.js';
+import { ActionError } from './action-error.js';
+
+/** A comment that may hold a command, with the thread it was made in. */
+export interface CommentEvent {
+  kind: 'comment';
+  eventName: string;
+  /** `created`, `edited` or `deleted`. */
+  action: string;
+  comment: { id: number; kind: CommentKind; body: string; author: GitHubUser | null };
+  thread: Thread;
+  /** The pull request the comment is on, when it is on one: its body may carry a job marker. */
+  pullRequest: PullRequestBody | null;
+}
+
+/** Any other event (`workflow_dispatch`, `schedule`, `push`, …): the `prompt` input says what to do. */
+export interface PromptEvent {
+  kind: 'prompt';
+  eventName: string;
+}
+
+export type ActionEvent = CommentEvent | PromptEvent;
+
+// Only the fields the Action reads; GitHub's payloads carry many more (webhook payload schemas).
+const User = z.object({ login: z.string(), type: z.string() });
+const Comment = z.object({ id: z.number(), body: z.string().nullable(), user: User.nullable() });
+const Repository = z.object({ name: z.string(), owner: z.object({ login: z.string() }) });
+const IssueCommentPayload = z.object({
+  action: z.string(),
+  comment: Comment,
+  issue: z.object({
+    number: z.number(),
+    body: z.string().nullable().optional(),
+    user: User,
+    pull_request: z.object({}).nullable().optional(),
+  }),
+  repository: Repository,
+});
+const ReviewCommentPayload = z.object({
+  action: z.string(),
+  comment: Comment,
+  pull_request: z.object({ number: z.number(), body: z.string().nullable(), user: User }),
+  repository: Repository,
+});
+
+/** Reads the event that started the workflow from its name and payload (`GITHUB_EVENT_PATH`). */
+export function parseEvent(eventName: string, payload: unknown): ActionEvent {
+  if (eventName === 'issue_comment') {
+    const event = parse(IssueCommentPayload, payload, eventName);
+    const isPullRequest = event.issue.pull_request != null;
+    return commentEvent(eventName, event, 'issue', {
+      number: event.issue.number,
+      isPullRequest,
+      pullRequest: isPullRequest ? { body: event.issue.body ?? null, author: event.issue.user } : null,
+    });
+  }
+  if (eventName === 'pull_request_review_comment') {
+    const event = parse(ReviewCommentPayload, payload, eventName);
+    return commentEvent(eventName, event, 'review', {
+      number: event.pull_request.number,
+      isPullRequest: true,
+      pullRequest: { body: event.pull_request.body, author: event.pull_request.user },
+    });
+  }
+  return { kind: 'prompt', eventName };
+}
+
+function commentEvent(
+  eventName: string,
+  event: z.infer<typeof IssueCommentPayload> | z.infer<typeof ReviewCommentPayload>,
+  kind: CommentKind,
+  target: { number: number; isPullRequest: boolean; pullRequest: PullRequestBody | null },
+): CommentEvent {
+  return {
+    kind: 'comment',
+    eventName,
+    action: event.action,
+    comment: { id: event.comment.id, kind, body: event.comment.body ?? '', author: event.comment.user },
+    thread: {
+      owner: event.repository.owner.login,
+      repo: event.repository.name,
+      number: target.number,
+      isPullRequest: target.isPullRequest,
+    },
+    pullRequest: target.pullRequest,
+  };
+}
+
+function parse<T extends z.ZodType>(schema: T, payload: unknown, eventName: string): z.infer<T> {
+  const result = schema.safeParse(payload);
+  if (result.success) return result.data;
+  const field = result.error.issues[0]?.path.join('.') || 'the payload';
+  throw new ActionError(
+    `The ${eventName} event payload is not what GitHub sends: ${field} is missing or wrong.`,
+  );
+}

@@ -1,0 +1,105 @@
+import {
+  acknowledgeComment,
+  findThreadJob,
+  getPermissionLevel,
+  hasPermission,
+  isBot,
+  StatusCommentWriter,
+  trustBotsAndPermitted,
+  type GitHubApi,
+  type ThreadJob,
+} from '../github/index.js';
+import { ApiError } from '../client/index.js';
+import { ActionError } from './action-error.js';
+import type { ActionContext, ActionResult } from './context.js';
+import { describeError } from './describe-error.js';
+import type { CommentEvent } from './event.js';
+import { followJob, startJob } from './follow-job.js';
+import { StatusSink } from './status-sink.js';
+
+/**
+ * A `/docs …` comment: checks the commenter's permission, reacts 👀, continues the thread's job or
+ * creates one, and keeps one status comment for it in the thread.
+ */
+export async function handleComment(
+  context: ActionContext,
+  event: CommentEvent,
+  instruction: string,
+): Promise<ActionResult> {
+  const { inputs, log } = context;
+  const octokit = context.octokit;
+  if (!octokit)
+    throw new ActionError(
+      'The `github-token` input is empty; comment events need it to read and answer the thread.',
+    );
+  const denied = await permissionDenied(octokit, event, inputs.permission);
+  if (denied) {
+    log.notice(denied);
+    return { kind: 'ignored', reason: denied };
+  }
+  await acknowledgeComment(octokit, event.thread, event.comment).catch((error: unknown) =>
+    log.warning(`Could not react to the comment. ${describeError(error, inputs)}`),
+  );
+  const found = await threadJob(context, octokit, event);
+  const target = found ? await followUpTarget(context, found.jobId) : null;
+  const adopt = target && found?.commentId ? { commentId: found.commentId, body: found.commentBody } : null;
+  const writer = inputs.comment ? new StatusCommentWriter(octokit, event.thread, adopt) : null;
+
+  let started;
+  try {
+    started = await startJob(context, instruction, target);
+  } catch (error) {
+    // The request never became (part of) a job: say why in a comment of its own, leaving the
+    // thread's earlier status comment and its result as they were.
+    const fresh = new StatusSink(
+      context,
+      inputs.comment ? new StatusCommentWriter(octokit, event.thread) : null,
+    );
+    await fresh.show({ state: 'failed', jobId: null, reason: describeError(error, inputs) });
+    throw error;
+  }
+  return { kind: 'job', run: await followJob(context, started, new StatusSink(context, writer)) };
+}
+
+/** Why the commenter may not trigger work, or null when they may. Allowed bots are not collaborators, so they skip the check. */
+async function permissionDenied(
+  octokit: GitHubApi,
+  event: CommentEvent,
+  minimum: ActionContext['inputs']['permission'],
+): Promise<string | null> {
+  const author = event.comment.author;
+  if (!author) return 'The comment has no author.';
+  if (isBot(author)) return null;
+  const level = await getPermissionLevel(octokit, event.thread, author.login);
+  if (hasPermission(level, minimum)) return null;
+  return `${author.login} has ${level} permission on ${event.thread.owner}/${event.thread.repo}; running docwright needs ${minimum}. The comment is ignored.`;
+}
+
+async function threadJob(
+  context: ActionContext,
+  octokit: GitHubApi,
+  event: CommentEvent,
+): Promise<ThreadJob | null> {
+  if (context.inputs.jobId) return { jobId: context.inputs.jobId, commentId: null, commentBody: null };
+  return findThreadJob(octokit, event.thread, {
+    trust: trustBotsAndPermitted(octokit, event.thread, context.inputs.permission),
+    pullRequest: event.pullRequest,
+  });
+}
+
+/**
+ * The job a follow-up goes to: the thread's job unless the server no longer has it in this project
+ * or it was archived (its pull request closed or merged), in which case the command starts anew.
+ */
+async function followUpTarget(context: ActionContext, jobId: string): Promise<string | null> {
+  const { client, inputs, log } = context;
+  try {
+    const job = await client.getJob(inputs.projectId, jobId);
+    if (job.status !== 'archived') return job.id;
+    log.info(`Job ${jobId} of this thread is archived; starting a new job.`);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+    log.info(`Job ${jobId} of this thread is not in project ${inputs.projectId}; starting a new job.`);
+  }
+  return null;
+}

@@ -1,0 +1,23 @@
+import type { ActionContext, ActionResult } from './context.js';
+import type { ActionEvent } from './event.js';
+import { handleComment } from './handle-comment.js';
+import { handlePrompt } from './handle-prompt.js';
+import { routeEvent, type Route } from './route.js';
+
+/** One run of the Action, from the event to the job's outcome, with every dependency passed in. */
+export function runAction(context: ActionContext, event: ActionEvent): Promise<ActionResult> {
+  return runRoute(context, routeEvent(event, context.inputs));
+}
+
+/** Carries out a routed event: nothing for an ignored one, else a comment or a prompt request. */
+export async function runRoute(context: ActionContext, route: Route): Promise<ActionResult> {
+  switch (route.kind) {
+    case 'ignore':
+      context.log.info(route.reason);
+      return { kind: 'ignored', reason: route.reason };
+    case 'comment':
+      return handleComment(context, route.event, route.instruction);
+    case 'prompt':
+      return handlePrompt(context, route.prompt, route.jobId);
+  }
+}

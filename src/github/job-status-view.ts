@@ -1,0 +1,36 @@
+import type { Job } from '../protocol/agent-job.js';
+import type { ChangedFiles } from './pull-request-files.js';
+import type { StatusView } from './status-comment.js';
+
+/**
+ * The agent's reply to the latest prompt: its last message, when it came after the last prompt.
+ * A follow-up that is still queued must not show the reply to the previous one.
+ */
+export function latestReply(job: Job): string | null {
+  const messages = job.messages ?? [];
+  const last = messages.at(-1);
+  return last?.role === 'agent' ? last.content : null;
+}
+
+/**
+ * The status comment state of a job the server reports as finished: completed with or without a
+ * pull request, failed with its reason, or archived.
+ */
+export function finishedJobView(job: Job, files: ChangedFiles | null = null): StatusView {
+  switch (job.status) {
+    case 'completed':
+      return job.prLink
+        ? { state: 'pr-opened', jobId: job.id, prLink: job.prLink, files, summary: latestReply(job) }
+        : { state: 'no-changes', jobId: job.id, reply: latestReply(job) };
+    case 'failed':
+      return {
+        state: 'failed',
+        jobId: job.id,
+        reason: job.error?.trim() || 'The server reported the job as failed without a reason.',
+      };
+    case 'archived':
+      return { state: 'archived', jobId: job.id, prLink: job.prLink };
+    case 'active':
+      return { state: 'working', jobId: job.id, followUp: false, waiting: true };
+  }
+}

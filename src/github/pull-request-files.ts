@@ -1,0 +1,49 @@
+import type { GitHubApi } from './types.js';
+
+/** A pull request named by its web address. */
+export interface PullRequestRef {
+  owner: string;
+  repo: string;
+  number: number;
+}
+
+/** The changed files of a pull request, as the status comment shows them. */
+export interface ChangedFiles {
+  paths: string[];
+  total: number;
+  /** True when there were more files than one page holds. */
+  more: boolean;
+}
+
+/**
+ * Reads `https://github.com/<owner>/<repo>/pull/<n>` (or the same on a GitHub Enterprise host).
+ * Returns null for a link on another host: a server may open pull requests anywhere.
+ */
+export function parsePullRequestLink(link: string, serverUrl = 'https://github.com'): PullRequestRef | null {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return null;
+  }
+  if (url.host !== new URL(serverUrl).host) return null;
+  const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
+  if (!match) return null;
+  return { owner: match[1] as string, repo: match[2] as string, number: Number(match[3]) };
+}
+
+const PAGE_SIZE = 100;
+
+/** The files a pull request changes (first page: enough to name them in a comment). */
+export async function listChangedFiles(
+  octokit: GitHubApi,
+  pullRequest: PullRequestRef,
+): Promise<ChangedFiles> {
+  const { data } = await octokit.rest.pulls.listFiles({
+    owner: pullRequest.owner,
+    repo: pullRequest.repo,
+    pull_number: pullRequest.number,
+    per_page: PAGE_SIZE,
+  });
+  return { paths: data.map((file) => file.filename), total: data.length, more: data.length === PAGE_SIZE };
+}
