@@ -1,6 +1,7 @@
 /**
  * One of the two servers the API benchmark compares, in its own process:
- *   docwright <port> <dataDir>  the real API (SQLite, rate limits, auth), worker off, one project `bench`
+ *   docwright <port> <dataDir>  the real API (SQLite, or PostgreSQL at BENCH_DATABASE_URL; rate limits, auth),
+ *                               worker off, one project `bench`
  *   bare <port>                 node:http answering every request with the same job JSON
  * Prints `READY <adminKey> <jobId> <assistantKey>` when listening (the assistant answers for domain `bench`).
  */
@@ -35,7 +36,7 @@ if (mode === 'bare') {
     .listen(port, () => process.stdout.write(`READY none ${job.id}\n`));
 } else {
   const config = {
-    ...loadConfig({}, { dataDir, port }),
+    ...loadConfig({ DATABASE_URL: process.env.BENCH_DATABASE_URL }, { dataDir, port }),
     jobRateLimit: 100_000_000,
     logLevel: 'silent' as const,
   };

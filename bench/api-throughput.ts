@@ -21,16 +21,19 @@ export interface Server {
   url: string;
 }
 
+/** `env` reaches the server: BENCH_DATABASE_URL puts the docwright server's store on PostgreSQL. */
 export async function startServer(
   mode: 'docwright' | 'bare',
   port: number,
   dataDir: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<Server> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'bench/api-server.ts', mode, String(port), dataDir],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env,
     },
   );
   const line = await new Promise<string>((resolve, reject) => {
@@ -41,7 +44,8 @@ export async function startServer(
   return { child, key, jobId, assistantKey, url: `http://127.0.0.1:${port}` };
 }
 
-async function load(options: autocannon.Options) {
+/** One autocannon run; throws when any request failed. */
+export async function load(options: autocannon.Options) {
   const result = await autocannon({ duration: DURATION_SECONDS, connections: CONNECTIONS, ...options });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${options.title}: ${result.non2xx} non-2xx, ${result.errors} errors`);

@@ -9,6 +9,8 @@ import os from 'node:os';
 import { runActionBenchmark } from './action-cold-start.js';
 import { runApiBenchmark } from './api-throughput.js';
 import { runAssistantTtfbBenchmark } from './assistant-ttfb.js';
+import { runGitHubRequestCountBenchmark } from './github-requests.js';
+import { runReplicaBenchmark } from './replicas.js';
 
 const script = (file: string, title: string) => () =>
   Promise.resolve(
@@ -19,6 +21,8 @@ const benchmarks: Record<string, () => Promise<string>> = {
   api: runApiBenchmark,
   'assistant-ttfb': runAssistantTtfbBenchmark,
   action: runActionBenchmark,
+  'github-requests': runGitHubRequestCountBenchmark,
+  replicas: runReplicaBenchmark,
   'retrieval-quality': script('bench/retrieval-quality.ts', 'Retrieval quality (shared Mintlify corpus)'),
   'retrieval-speed': script('bench/retrieval-speed.ts', 'Retrieval speed and index build'),
 };

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { checkCommand } from './cli/check-command.js';
 import { addProject, createKey, listProjects } from './cli/local-commands.js';
@@ -36,7 +37,10 @@ project
   .command('add')
   .description('add a project backed by a local git repository')
   .requiredOption('--id <id>', 'project id, used in API paths')
-  .requiredOption('--repository <path>', 'path of a local git repository')
+  .requiredOption(
+    '--repository <path|owner/repo>',
+    'a local git repository, or a GitHub repository (token mode)',
+  )
   .requiredOption('--ref <branch>', 'base branch the agent starts from')
   .option('--docs-root <dir>', 'folder of the docs inside the repository (default: the root)')
   .option('--domain <name>', 'assistant domain this project answers for')
@@ -129,6 +133,10 @@ function port(value: string): number {
     throw new InvalidArgumentError('must be a port number');
   return number;
 }
+
+// Probot's setup flow writes the new app's credentials to .env: read it, as `probot run` does. Values
+// already in the environment win.
+if (existsSync('.env')) process.loadEnvFile('.env');
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message =

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -13,10 +14,18 @@ const EnvSchema = z.object({
     .string()
     .regex(/^(builtin|openai:.+|anthropic:.+)$/, 'must be builtin, openai:<model> or anthropic:<model>')
     .default('builtin'),
-  DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (unset, the store is SQLite in the data dir)')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   DOCWRIGHT_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
-  DOCWRIGHT_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  // 25 s: with the 1 s idle poll, a dead replica's job is taken over within 30 s (issue 7).
+  DOCWRIGHT_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(25),
   DOCWRIGHT_JOB_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
   DOCWRIGHT_PUBLIC_URL: z.url().optional(),
   DOCWRIGHT_ASSISTANT_KEY_MONTHLY_LIMIT: z.coerce.number().int().min(1).default(10_000),
@@ -26,6 +35,15 @@ const EnvSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
+  // The GitHub App (Probot reads the same names; issue 4) and token mode.
+  APP_ID: z.coerce.number().int().positive().optional(),
+  PRIVATE_KEY: z.string().optional(),
+  PRIVATE_KEY_PATH: z.string().optional(),
+  WEBHOOK_SECRET: z.string().optional(),
+  WEBHOOK_PROXY_URL: z.url().optional(),
+  WEBHOOK_PATH: z.string().startsWith('/', 'must start with /').default('/api/github/webhooks'),
+  GITHUB_TOKEN: z.string().optional(),
+  NODE_ENV: z.string().optional(),
 });
 
 export interface Config {
@@ -53,6 +71,25 @@ export interface Config {
     openai: { apiKey?: string; baseUrl?: string };
     anthropic: { apiKey?: string };
   };
+  /** The GitHub App, or token mode (a PAT), for `owner/repo` projects. */
+  github: GitHubConfig;
+}
+
+/** GitHub settings: app credentials (APP_ID + key), the webhook, and the token of token mode. */
+export interface GitHubConfig {
+  appId: number | undefined;
+  /** The app's private key in PEM, from PRIVATE_KEY (PEM, `\n`-escaped or base64) or PRIVATE_KEY_PATH. */
+  privateKey: string | undefined;
+  webhookSecret: string | undefined;
+  /** A smee.io channel that forwards webhooks to this machine (development). */
+  webhookProxyUrl: string | undefined;
+  webhookPath: string;
+  /** Token mode: a GitHub token used for every `owner/repo` project instead of an app installation. */
+  token: string | undefined;
+  /** NODE_ENV=production: no setup flow, credentials are required. */
+  production: boolean;
+  /** REDIS_URL, handed to Probot so replicas share one GitHub request throttle (issue 7); unset: each alone. */
+  redisUrl?: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -95,5 +132,49 @@ export function loadConfig(
       openai: { apiKey: values.OPENAI_API_KEY, baseUrl: values.OPENAI_BASE_URL },
       anthropic: { apiKey: values.ANTHROPIC_API_KEY },
     },
+    github: githubConfig(values),
   };
+}
+
+function githubConfig(values: z.infer<typeof EnvSchema>): GitHubConfig {
+  const privateKey = readPrivateKey(values.PRIVATE_KEY, values.PRIVATE_KEY_PATH);
+  const production = values.NODE_ENV === 'production';
+  if (values.APP_ID !== undefined && !privateKey) {
+    throw new ConfigError(
+      'APP_ID is set but the private key is missing: set PRIVATE_KEY or PRIVATE_KEY_PATH',
+    );
+  }
+  // Webhooks signed with a default secret would be forgeable; Probot's "development" default is not used.
+  if (values.APP_ID !== undefined && !values.WEBHOOK_SECRET) {
+    throw new ConfigError('APP_ID is set but WEBHOOK_SECRET is missing: set the secret of the app webhook');
+  }
+  return {
+    appId: values.APP_ID,
+    privateKey,
+    webhookSecret: values.WEBHOOK_SECRET,
+    webhookProxyUrl: values.WEBHOOK_PROXY_URL,
+    webhookPath: values.WEBHOOK_PATH,
+    token: values.GITHUB_TOKEN,
+    production,
+    redisUrl: values.REDIS_URL,
+  };
+}
+
+/** Accepts what Probot accepts: a PEM, a PEM with `\n` escapes (one-line env files), base64, or a file. */
+function readPrivateKey(value: string | undefined, file: string | undefined): string | undefined {
+  let text = value;
+  if (!text && file) {
+    try {
+      text = fs.readFileSync(path.resolve(file), 'utf8');
+    } catch {
+      throw new ConfigError(`PRIVATE_KEY_PATH: cannot read ${file}`);
+    }
+  }
+  if (!text) return undefined;
+  const unquoted = text.trim().replace(/^"|"$/g, '');
+  if (unquoted.includes('-----BEGIN')) return `${unquoted.replace(/\\n/g, '\n').trim()}\n`;
+  const decoded = Buffer.from(unquoted, 'base64').toString('utf8');
+  if (decoded.includes('-----BEGIN')) return `${decoded.trim()}\n`;
+  // Never echo the value: it is a secret.
+  throw new ConfigError('PRIVATE_KEY is not a PEM private key (nor base64 of one)');
 }

@@ -7,6 +7,14 @@ import { Assistant } from './assistant/assistant.js';
 import { DocsIndexes } from './assistant/docs-indexes.js';
 import { languageModel } from './models.js';
 import { createAgentResolver } from './agent/registry.js';
+import {
+  createGitHubAccess,
+  createGitHubBot,
+  createPullRequestBody,
+  ForgeRouter,
+  type GitHubAccessOptions,
+  type GitHubBot,
+} from './bot/index.js';
 import type { Config } from './config.js';
 import { JobService } from './engine/job-service.js';
 import { Worker } from './engine/worker.js';
@@ -15,6 +23,7 @@ import type { Forge } from './forge/types.js';
 import { createLogger, type Logger } from './logger.js';
 import { createApp } from './server/app.js';
 import { RateLimits } from './server/rate-limits.js';
+import { openDocsChanges, type DocsChanges } from './store/docs-changes.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface Service {
@@ -26,6 +35,10 @@ export interface Service {
   worker: Worker;
   app: Hono;
   indexes: DocsIndexes;
+  /** "A project's docs changed": publish it (a push, a run) and every replica's index is rebuilt. */
+  docsChanges: DocsChanges;
+  /** The GitHub App (or token mode); null when neither APP_ID nor GITHUB_TOKEN is set. */
+  github: GitHubBot | null;
   /** Stops the worker (letting runs finish or releasing them) and closes the store. */
   close(): Promise<void>;
 }
@@ -37,6 +50,8 @@ export interface ServiceOverrides {
   agentFor?: (model: string) => Agent;
   /** The assistant's answerer for a model spec (tests inject one around a mock model). */
   answererFor?: (model: string) => Answerer;
+  /** GitHub clients for tests: a Probot with short retry delays, a token client. */
+  github?: Pick<GitHubAccessOptions, 'probot' | 'tokenClient' | 'retryAfterBaseValue'>;
 }
 
 /**
@@ -47,19 +62,38 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   // Fail at start, in words, when the configured model cannot be used (a missing API key).
   languageModel(config.model, config.providers);
-  const store = overrides.store ?? (await openStore({ dataDir: config.dataDir }));
-  const forge = overrides.forge ?? new LocalGitForge();
+  const store =
+    overrides.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+  // Local paths go to local git, `owner/repo` to GitHub (the app's installation, or the token).
+  const githubAccess = createGitHubAccess({ github: config.github, store, logger, ...overrides.github });
+  const router = new ForgeRouter({ local: new LocalGitForge(), github: githubAccess?.forge ?? null });
+  const forge = overrides.forge ?? router;
   const indexes = new DocsIndexes({ forge, logger });
+  // Each replica keeps its own index; the store carries the news of a change to all of them.
+  const docsChanges = await openDocsChanges(store.database, logger);
+  docsChanges.subscribe((projectId) => indexes.invalidate(projectId));
   const worker = new Worker({
     store,
     forge,
-    agentFor: overrides.agentFor ?? createAgentResolver(),
+    agentFor: overrides.agentFor ?? createAgentResolver(config.providers),
     logger,
     concurrency: config.workers,
     leaseMs: config.leaseMs,
-    onRunFinished: (projectId) => indexes.invalidate(projectId),
+    onRunFinished: (projectId) => void docsChanges.publish(projectId),
+    onRunRecorded: (jobId) => github?.watcher.notify(jobId),
+    ...(githubAccess ? { pullRequestBody: createPullRequestBody(store) } : {}),
   });
   const jobs = new JobService({ store, forge, defaultModel: config.model, onQueued: () => worker.wake() });
+  const github = githubAccess
+    ? createGitHubBot(githubAccess, {
+        github: config.github,
+        store,
+        jobs,
+        logger,
+        forge: router,
+        indexes: { invalidate: (projectId) => void docsChanges.publish(projectId) },
+      })
+    : null;
   const hour = 3600;
   const rateLimits = new RateLimits(store.database, {
     'job-create': { points: config.jobRateLimit, durationSeconds: hour },
@@ -84,8 +118,12 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     worker,
     app,
     indexes,
+    docsChanges,
+    github,
     async close() {
       await worker.stop();
+      await github?.watcher.stop();
+      await docsChanges.close();
       indexes.close();
       await store.close();
     },

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { Octokit } from '@octokit/rest';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DocwrightError } from '../src/errors.js';
+import { DocwrightError, UnrecoverableError } from '../src/errors.js';
 import {
   createTokenOctokit,
   findPullRequestByHead,
@@ -509,8 +509,8 @@ describe('errors in words', () => {
         message: MESSAGE,
       })
       .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(DocwrightError);
-    expect(error).toMatchObject({ status: 502, code: 'forge_error' });
+    // A missing permission does not heal with retries: the job fails at once, with this sentence.
+    expect(error).toBeInstanceOf(UnrecoverableError);
     expect((error as Error).message).toMatch(/^The token lacks permission to push to octo-org\/docs-site/);
     expect(JSON.stringify(error)).not.toContain(TOKEN);
     expect((error as Error).message).not.toContain(TOKEN);

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { isGitHubRepository } from '../bot/forge-router.js';
 import type { Config } from '../config.js';
+import { createTokenOctokit, GitHubForge, parseRepository } from '../forge/github.js';
 import { LocalGitForge } from '../forge/local-git.js';
 import type { GitEnvironment } from '../forge/git-command.js';
 import { openStore } from '../store/index.js';
@@ -23,16 +25,8 @@ export async function addProject(
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(options.id)) {
     throw new Error('--id must be 1–64 letters, digits, dots, dashes or underscores');
   }
-  if (/^[\w.-]+\/[\w.-]+$/.test(options.repository) && !options.repository.startsWith('.')) {
-    throw new Error(
-      `${options.repository} looks like a GitHub repository: GitHub projects are created when the docwright GitHub App is installed; --repository here takes a local git path`,
-    );
-  }
-  const repository = path.resolve(options.repository);
-  const forge = new LocalGitForge({ environment });
-  const head = await forge.resolveRef(repository, options.ref);
-  if (!head) throw new Error(`The branch "${options.ref}" does not exist in ${repository}`);
-  const store = await openStore({ dataDir: config.dataDir });
+  const { repository, forge } = await checkRepository(config, environment, options);
+  const store = await openStore(config);
   try {
     if (await store.projects.get(options.id))
       throw new Error(`A project with id ${options.id} already exists`);
@@ -50,6 +44,7 @@ export async function addProject(
         ?.split(',')
         .map((origin) => origin.trim())
         .filter(Boolean),
+      forge,
     });
     return `${options.id}\t${repository}\t${options.ref}`;
   } finally {
@@ -57,9 +52,45 @@ export async function addProject(
   }
 }
 
+/**
+ * The repository of a new project, checked to have the base branch: a local git path, or in token
+ * mode (GITHUB_TOKEN) a GitHub `owner/repo` or its web address. Without a token, GitHub projects
+ * come from installing the app.
+ */
+async function checkRepository(
+  config: Config,
+  environment: GitEnvironment,
+  options: ProjectAddOptions,
+): Promise<{ repository: string; forge: 'local' | 'github' }> {
+  const webUrl = 'https://github.com';
+  if (isGitHubRepository(options.repository) || options.repository.startsWith(`${webUrl}/`)) {
+    const token = config.github.token;
+    if (!token) {
+      throw new Error(
+        `${options.repository} is a GitHub repository: set GITHUB_TOKEN to add it in token mode, or install the docwright GitHub App on it (its project is created on install)`,
+      );
+    }
+    const { owner, repo } = parseRepository(options.repository, webUrl);
+    const repository = `${owner}/${repo}`;
+    const forge = new GitHubForge({
+      octokitFor: () => Promise.resolve(createTokenOctokit(token)),
+      auth: 'token',
+    });
+    if (!(await forge.resolveRef(repository, options.ref))) {
+      throw new Error(`The branch "${options.ref}" does not exist in ${repository}`);
+    }
+    return { repository, forge: 'github' };
+  }
+  const repository = path.resolve(options.repository);
+  const forge = new LocalGitForge({ environment });
+  const head = await forge.resolveRef(repository, options.ref);
+  if (!head) throw new Error(`The branch "${options.ref}" does not exist in ${repository}`);
+  return { repository, forge: 'local' };
+}
+
 /** `docwright project list`: one project a line, its id first. */
 export async function listProjects(config: Config): Promise<string> {
-  const store = await openStore({ dataDir: config.dataDir });
+  const store = await openStore(config);
   try {
     const projects = await store.projects.list();
     return projects
@@ -87,7 +118,7 @@ export async function createKey(
 ): Promise<string> {
   if (!options.project === !options.domain)
     throw new Error('key create takes exactly one of --project ID or --domain NAME');
-  const store = await openStore({ dataDir: config.dataDir });
+  const store = await openStore(config);
   try {
     if (options.project) {
       if (!(await store.projects.get(options.project)))

@@ -1,16 +1,24 @@
 import { serve, type ServerType } from '@hono/node-server';
+import { createServerWithFrontDoor, type FrontDoorOptions } from '../bot/front-door.js';
+import { prepareGitHubServer } from '../bot/github-server.js';
 import type { Config } from '../config.js';
 import { DEMO_DOMAIN, ensureDemo, type DemoSetup } from '../demo.js';
 import type { GitEnvironment } from '../forge/git-command.js';
 import { createService, type Service } from '../service.js';
 
-/** `docwright serve`: the API and the worker in one process, until SIGTERM or SIGINT. */
+/**
+ * `docwright serve`: the GitHub App (Probot's webhook middleware), the API and the worker in one
+ * process, until SIGTERM or SIGINT.
+ */
 export async function runServe(config: Config, environment: GitEnvironment): Promise<void> {
   const service = await createService(config);
-  const demo = await ensureDemo(service.store, config.dataDir, environment);
-  const server = await listen(service);
+  // The demo lives in a local repository of one machine: replicas on a shared PostgreSQL skip it.
+  const demo = config.databaseUrl ? null : await ensureDemo(service.store, config.dataDir, environment);
+  const github = await prepareGitHubServer(config, service.github, service.logger);
+  const server = await listen(service, github.door);
   service.worker.start();
-  printBanner(service, demo);
+  await github.start();
+  printBanner(service, demo, github.banner);
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -30,19 +38,24 @@ export async function runServe(config: Config, environment: GitEnvironment): Pro
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-function listen(service: Service): Promise<ServerType> {
+function listen(service: Service, door: FrontDoorOptions): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve(
-      { fetch: service.app.fetch, port: service.config.port, hostname: service.config.host },
+      {
+        fetch: service.app.fetch,
+        port: service.config.port,
+        hostname: service.config.host,
+        createServer: createServerWithFrontDoor(door),
+      },
       () => resolve(server),
     );
     server.once('error', reject);
   });
 }
 
-function printBanner(service: Service, demo: DemoSetup | null): void {
+function printBanner(service: Service, demo: DemoSetup | null, github: string[]): void {
   const url = service.config.publicUrl;
-  const lines = [`docwright is serving on ${url} (data in ${service.config.dataDir})`];
+  const lines = [`docwright is serving on ${url} (data in ${service.config.dataDir})`, ...github];
   if (demo) {
     lines.push(`Demo project: ${demo.projectId} (repository ${demo.repository})`);
     if (demo.keys) {

@@ -23,11 +23,12 @@ export class JobService {
     this.now = options.now ?? (() => new Date());
   }
 
-  static branchOf(jobId: string): string {
-    return `docwright/job-${jobId}`;
+  /** The job's branch: `<prefix><id>`; the prefix is `docwright/job-` unless a repository sets its own. */
+  static branchOf(jobId: string, prefix = 'docwright/job-'): string {
+    return `${prefix}${jobId}`;
   }
 
-  async create(projectId: string, prompt: string): Promise<Job> {
+  async create(projectId: string, prompt: string, options: { branchPrefix?: string } = {}): Promise<Job> {
     const project = await this.project(projectId);
     const id = newJobId();
     const row = await this.options.store.jobs.create(
@@ -37,7 +38,7 @@ export class JobService {
         prompt,
         model: project.model ?? this.options.defaultModel,
         repositoryUrl: this.options.forge.repositoryUrl(project.repository),
-        branch: JobService.branchOf(id),
+        branch: JobService.branchOf(id, options.branchPrefix),
       },
       this.now(),
     );

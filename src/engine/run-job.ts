@@ -43,11 +43,16 @@ export async function runJob(
   const repository = project.repository;
   const handledMessageIds = pending.map((message) => message.id);
   const runKey = `${job.id}/${handledMessageIds.at(-1) ?? 0}`;
-  const head = await deps.forge.resolveRef(repository, job.branch);
+  // The first claim of a new job's first run cannot find its branch: nothing of it was committed
+  // yet, so the lookup is skipped (a request saved on GitHub). A branch someone made by hand still
+  // fails the commit's compare-and-set, and the retry looks it up.
+  const isFirstAttemptOfNewJob = job.attempts <= 1 && history.length === 0 && job.pr_link === null;
+  const head = isFirstAttemptOfNewJob ? null : await deps.forge.resolveRef(repository, job.branch);
   const landed = head ? await landedRun(deps.forge, repository, head, runKey) : null;
 
   let reply: string;
   let title: string;
+  let committed = false;
   if (landed) {
     ({ reply, title } = parseCommitMessage(landed.message));
     deps.logger.info(
@@ -76,10 +81,11 @@ export async function runJob(
         changes,
         message,
       });
+      committed = true;
     }
   }
 
-  const branchExists = landed !== null || (await deps.forge.resolveRef(repository, job.branch)) !== null;
+  const branchExists = landed !== null || committed || head !== null;
   let prLink: string | null = job.pr_link;
   if (branchExists) {
     const pullRequest = await deps.forge.ensurePullRequest({

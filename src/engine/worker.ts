@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { UnrecoverableError } from '../errors.js';
+import { DocwrightError, UnrecoverableError } from '../errors.js';
 import { randomString } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { ClaimedJob, Store } from '../store/index.js';
@@ -18,6 +18,8 @@ export interface WorkerOptions extends RunDependencies {
   shutdownGraceMs?: number;
   /** Told after every recorded run: the project's docs may have changed (the assistant re-indexes). */
   onRunFinished?: (projectId: string) => void;
+  /** Told after a run's outcome is recorded, success or failure (the app updates status comments). */
+  onRunRecorded?: (jobId: string, projectId: string) => void;
 }
 
 /**
@@ -69,6 +71,12 @@ export class Worker {
       } catch (error) {
         this.logger.error({ err: error }, 'claiming a job failed');
       }
+      if (claimed && this.stopping) {
+        // stop() came while this claim was in flight: hand the job straight back, uncounted, so
+        // another replica starts it now instead of after the lease.
+        await this.giveBack(claimed);
+        break;
+      }
       if (claimed) await this.process(claimed);
       else await this.idle();
     }
@@ -112,6 +120,7 @@ export class Worker {
       const outcome = await runJob({ ...this.options, logger }, project, claimed, history, controller.signal);
       const recorded = await this.options.store.jobs.finishRun(job.id, this.id, outcome);
       this.options.onRunFinished?.(job.project_id);
+      this.options.onRunRecorded?.(job.id, job.project_id);
       logger.info({ prLink: outcome.prLink, recorded }, 'run finished');
     } catch (error) {
       await this.handleFailure(claimed, controller.signal, error, logger);
@@ -130,7 +139,7 @@ export class Worker {
         // Lost lease: another worker owns the job now. Shutdown: hand it back uncounted.
         if (this.stopping) await store.release(job.id, this.id);
         logger.warn({ reason: String(signal.reason) }, 'run interrupted');
-      } else if (error instanceof UnrecoverableError || job.attempts >= maxAttempts) {
+      } else if (error instanceof UnrecoverableError || isPermanent(error) || job.attempts >= maxAttempts) {
         const reason = error instanceof Error ? error.message : String(error);
         logger.warn({ err: error }, 'run failed');
         await store.finishRun(job.id, this.id, {
@@ -138,6 +147,7 @@ export class Worker {
           reply: `The job failed: ${reason}`,
           error: reason,
         });
+        this.options.onRunRecorded?.(job.id, job.project_id);
       } else {
         const delayMs = Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
         logger.warn({ err: error, retryInMs: delayMs }, 'run hit a transient error; retrying');
@@ -151,6 +161,17 @@ export class Worker {
     }
   }
 
+  private async giveBack(claimed: ClaimedJob): Promise<void> {
+    try {
+      await this.options.store.jobs.release(claimed.job.id, this.id);
+    } catch (error) {
+      this.logger.warn(
+        { err: error, job: claimed.job.id },
+        'releasing a job at shutdown failed; its lease will expire',
+      );
+    }
+  }
+
   private async beat(jobId: string, controller: AbortController): Promise<void> {
     try {
       const held = await this.options.store.jobs.heartbeat(jobId, this.id, this.options.leaseMs);
@@ -159,4 +180,17 @@ export class Worker {
       this.logger.warn({ err: error, job: jobId }, 'heartbeat failed');
     }
   }
+}
+
+/**
+ * Client errors from a forge (401/403/404, a snapshot over the size cap) will not heal by waiting;
+ * 409 (the branch moved) and 429 will, on the next attempt with a fresh snapshot.
+ */
+function isPermanent(error: unknown): boolean {
+  return (
+    error instanceof DocwrightError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    ![409, 429].includes(error.status)
+  );
 }

@@ -1,4 +1,4 @@
-import { DocwrightError } from '../errors.js';
+import { DocwrightError, UnrecoverableError } from '../errors.js';
 
 /** The part of Octokit's `RequestError` the forge reads (checked structurally, not by class). */
 export interface GitHubRequestError {
@@ -58,7 +58,12 @@ export function isRefusal(error: unknown, text: string): error is GitHubRequestE
  */
 export function toForgeError(error: unknown, context: GitHubErrorContext): unknown {
   if (error instanceof DocwrightError || !isGitHubRequestError(error)) return error;
-  return new DocwrightError(502, 'forge_error', redactSecrets(sentenceFor(error, context)));
+  const sentence = redactSecrets(sentenceFor(error, context));
+  // Missing credentials, permissions or repositories do not heal with retries: the job fails at
+  // once, in words. Rate limits (403/429 that the throttling plugin gave up on) may: retried later.
+  const rateLimited = messagesOf(error).some((message) => /rate limit/i.test(message));
+  if ([401, 403, 404].includes(error.status) && !rateLimited) return new UnrecoverableError(sentence);
+  return new DocwrightError(502, 'forge_error', sentence);
 }
 
 function sentenceFor(error: GitHubRequestError, { repository, access, auth }: GitHubErrorContext): string {

@@ -1,11 +1,12 @@
 import {
   RateLimiterMemory,
+  RateLimiterPostgres,
   RateLimiterRes,
   RateLimiterSQLite,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { DocwrightError } from '../errors.js';
-import type { OpenDatabase } from '../store/database.js';
+import { RATE_LIMIT_TABLE, type OpenDatabase } from '../store/database.js';
 
 export interface RateLimitRule {
   points: number;
@@ -16,8 +17,9 @@ export interface RateLimitRule {
 export type RateLimitHeaders = Record<'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset', string>;
 
 /**
- * Named limits kept in the store's database, so every process on it counts together, with an
- * in-memory limiter as insurance when the database cannot answer (rate-limiter-flexible's design).
+ * Named limits kept in the store's database, so every process on it counts together (every replica
+ * on PostgreSQL), with an in-memory limiter as insurance when the database cannot answer
+ * (rate-limiter-flexible's design).
  */
 export class RateLimits {
   private readonly limiters = new Map<string, { limiter: RateLimiterAbstract; rule: RateLimitRule }>();
@@ -52,13 +54,20 @@ export class RateLimits {
   private create(name: string, rule: RateLimitRule): RateLimiterAbstract {
     const common = { keyPrefix: name, points: rule.points, duration: rule.durationSeconds };
     const insuranceLimiter = new RateLimiterMemory(common);
+    const shared = { ...common, tableName: RATE_LIMIT_TABLE, clearExpiredByTimeout: true, insuranceLimiter };
+    if (this.database.dialect === 'postgres') {
+      // openPostgresDatabase made the table under a lock: no limiter races to create it.
+      return new RateLimiterPostgres({
+        ...shared,
+        storeClient: this.database.pool,
+        storeType: 'pool',
+        tableCreated: true,
+      });
+    }
     return new RateLimiterSQLite({
-      ...common,
+      ...shared,
       storeClient: this.database.sqlite,
       storeType: 'better-sqlite3',
-      tableName: 'rate_limits',
-      clearExpiredByTimeout: true,
-      insuranceLimiter,
     });
   }
 }

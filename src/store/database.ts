@@ -1,23 +1,50 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
 import { migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
 
-/** An open database: the Kysely handle, and the raw SQLite connection for the rate limiter. */
-export interface OpenDatabase {
+/** An open database: the Kysely handle, and the raw client the rate limiter shares. */
+export type OpenDatabase = OpenSqliteDatabase | OpenPostgresDatabase;
+
+interface OpenDatabaseBase {
   db: Kysely<Database>;
+  close(): Promise<void>;
+}
+
+export interface OpenSqliteDatabase extends OpenDatabaseBase {
   dialect: 'sqlite';
   sqlite: SQLite.Database;
-  close(): Promise<void>;
+}
+
+export interface OpenPostgresDatabase extends OpenDatabaseBase {
+  dialect: 'postgres';
+  /** The pool Kysely queries through; closed by `close()`. */
+  pool: pg.Pool;
+  /** How to open a connection of its own (LISTEN needs one that stays out of the pool). */
+  connectionString: string;
+}
+
+/** Where the store lives: PostgreSQL when `databaseUrl` is set, else SQLite in `dataDir` (or memory). */
+export type DatabaseLocation = { dataDir: string; databaseUrl?: string | undefined } | { memory: true };
+
+/** The table rate-limiter-flexible keeps its counters in, on either dialect. */
+export const RATE_LIMIT_TABLE = 'rate_limits';
+
+/** Opens the configured database (DESIGN: DATABASE_URL moves the store to PostgreSQL) and migrates it. */
+export function openDatabase(location: DatabaseLocation): Promise<OpenDatabase> {
+  if ('memory' in location) return openSqliteDatabase(':memory:');
+  if (location.databaseUrl) return openPostgresDatabase(location.databaseUrl);
+  return openSqliteDatabase(path.join(location.dataDir, 'docwright.db'));
 }
 
 /**
  * Opens (creating when needed) the SQLite file and brings its schema up to date. WAL lets readers
  * run beside the single writer; busy_timeout makes a second process wait instead of failing.
  */
-export async function openSqliteDatabase(file: string): Promise<OpenDatabase> {
+export async function openSqliteDatabase(file: string): Promise<OpenSqliteDatabase> {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -27,6 +54,74 @@ export async function openSqliteDatabase(file: string): Promise<OpenDatabase> {
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   await migrate(db);
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+}
+
+/**
+ * Connects a pool to PostgreSQL and brings the schema up to date. Several replicas may start at
+ * once: Kysely's migrator serialises them with an advisory lock, and so does the rate-limit table.
+ */
+export async function openPostgresDatabase(
+  connectionString: string,
+  options: { maxConnections?: number } = {},
+): Promise<OpenPostgresDatabase> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.maxConnections ?? 10,
+    // An unreachable server fails the start (or a request) in words instead of hanging on TCP.
+    connectionTimeoutMillis: 10_000,
+    types: typeParsers(),
+  });
+  // An idle connection that dies (a server restart, a failover) is dropped by the pool and the next
+  // query opens a new one; without a listener, pg's 'error' event would end the process instead.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await pool.query('select 1').catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`Cannot connect to PostgreSQL at ${describeServer(connectionString)}: ${reason}`);
+    });
+    await migrate(db);
+    await createRateLimitTable(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return { db, dialect: 'postgres', pool, connectionString, close: () => db.destroy() };
+}
+
+/** host:port/database of a connection string, without the credentials it may hold. */
+function describeServer(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.host}${url.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/**
+ * int8 (bigint columns, `count(*)`) comes back as a number, as SQLite returns it: the store's
+ * bigints are GitHub ids and counts, far below 2^53. Set per pool, not on pg's global parsers.
+ */
+function typeParsers(): pg.TypeOverrides {
+  const overrides = new pg.TypeOverrides();
+  overrides.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+  return overrides;
+}
+
+/**
+ * rate-limiter-flexible's table (its own schema), made here once under a lock rather than by each
+ * limiter at start, where concurrent `create table if not exists` from several replicas can fail.
+ */
+async function createRateLimitTable(db: Kysely<Database>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${RATE_LIMIT_TABLE}))`.execute(trx);
+    await sql`create table if not exists ${sql.table(RATE_LIMIT_TABLE)} (
+      key varchar(255) primary key,
+      points integer not null default 0,
+      expire bigint
+    )`.execute(trx);
+  });
 }
 
 async function migrate(db: Kysely<Database>): Promise<void> {

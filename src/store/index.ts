@@ -1,27 +1,31 @@
-import path from 'node:path';
 import { ApiKeyStore } from './api-keys.js';
-import { openSqliteDatabase, type OpenDatabase } from './database.js';
+import { BotStore } from './bot.js';
+import { openDatabase, type DatabaseLocation, type OpenDatabase } from './database.js';
 import { JobStore } from './jobs.js';
 import { ProjectStore } from './projects.js';
 import { ThreadStore } from './threads.js';
 
 export type { ApiKeyRow } from './api-keys.js';
+export type { JobThreadRow, ThreadKey } from './bot.js';
 export type { ClaimedJob, JobMessageRow, JobRow, RunOutcome } from './jobs.js';
 export type { ProjectRow, NewProject } from './projects.js';
 export type { ThreadMessage, ThreadMessageRow, ThreadRow } from './threads.js';
 
-/** The store: projects, keys and jobs over one database (SQLite now; PostgreSQL with the same code later). */
+/** The store: projects, keys and jobs over one database, SQLite or PostgreSQL with the same code. */
 export class Store {
   readonly projects: ProjectStore;
   readonly keys: ApiKeyStore;
   readonly jobs: JobStore;
   readonly threads: ThreadStore;
+  /** The GitHub App's tables: installations' projects, job threads, webhook deliveries. */
+  readonly bot: BotStore;
 
   constructor(readonly database: OpenDatabase) {
     this.projects = new ProjectStore(database.db);
     this.keys = new ApiKeyStore(database.db);
     this.jobs = new JobStore(database.db);
     this.threads = new ThreadStore(database.db);
+    this.bot = new BotStore(database.db, this.projects);
   }
 
   close(): Promise<void> {
@@ -29,8 +33,10 @@ export class Store {
   }
 }
 
-/** Opens the store in `dataDir` (docwright.db), or in memory with ':memory:'. */
-export async function openStore(options: { dataDir: string } | { memory: true }): Promise<Store> {
-  const file = 'memory' in options ? ':memory:' : path.join(options.dataDir, 'docwright.db');
-  return new Store(await openSqliteDatabase(file));
+/**
+ * Opens the store: on PostgreSQL when `databaseUrl` is set (DATABASE_URL), else in `dataDir`
+ * (docwright.db), or in memory. A `Config` is a location as it is.
+ */
+export async function openStore(location: DatabaseLocation): Promise<Store> {
+  return new Store(await openDatabase(location));
 }

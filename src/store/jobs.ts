@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { conflict, notFound } from '../errors.js';
+import { dialectOf, type DialectName } from './dialect.js';
 import type { Database, JobMessageTable, JobTable } from './schema.js';
 
 export type JobRow = Selectable<JobTable>;
@@ -40,10 +41,15 @@ const iso = (date: Date) => date.toISOString();
 
 /**
  * Jobs and their messages. Every multi-statement transaction starts with a write, so on SQLite it
- * takes the write lock first (a deferred read-then-write transaction could fail with SQLITE_BUSY).
+ * takes the write lock first (a deferred read-then-write transaction could fail with SQLITE_BUSY),
+ * and on PostgreSQL it locks the job's row first, which serialises a run's end with a follow-up.
  */
 export class JobStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly dialect: DialectName;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.dialect = dialectOf(db);
+  }
 
   async create(job: NewJob, now = new Date()): Promise<JobRow> {
     const row: JobRow = {
@@ -145,10 +151,54 @@ export class JobStore {
 
   /**
    * Claims the oldest runnable job: active, and not leased (or its lease expired, which is how a
-   * crashed worker's job is taken over). The conditional UPDATE is a compare-and-set, so two
-   * workers, in one process or several, never hold the same job.
+   * crashed worker's job is taken over). Two workers, in one process or several replicas, never
+   * hold the same job: SQLite claims with a compare-and-set UPDATE, PostgreSQL with a row lock.
    */
   async claim(owner: string, leaseMs: number, now = new Date()): Promise<ClaimedJob | null> {
+    return this.dialect === 'postgres'
+      ? this.claimSkipLocked(owner, leaseMs, now)
+      : this.claimCompareAndSet(owner, leaseMs, now);
+  }
+
+  /**
+   * PostgreSQL: `FOR UPDATE SKIP LOCKED` hands each replica a different row at once, where the
+   * compare-and-set would have every replica race for the same oldest job. The lock re-checks the
+   * row's newest version, so the lease condition still holds when the UPDATE runs; one statement
+   * (its own transaction) keeps the claim to one round trip.
+   */
+  private async claimSkipLocked(owner: string, leaseMs: number, now: Date): Promise<ClaimedJob | null> {
+    const next = this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', '=', 'active')
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', iso(now))]))
+      .orderBy('updated_at')
+      .limit(1)
+      .forUpdate()
+      .skipLocked();
+    const job = await this.db
+      .updateTable('jobs')
+      .set({
+        lease_owner: owner,
+        lease_expires_at: iso(new Date(now.getTime() + leaseMs)),
+        attempts: sql<number>`attempts + 1`,
+      })
+      .where('id', '=', next)
+      .returningAll()
+      .executeTakeFirst();
+    if (!job) return null;
+    const pending = await this.db
+      .selectFrom('job_messages')
+      .selectAll()
+      .where('job_id', '=', job.id)
+      .where('state', '=', 'pending')
+      .orderBy('id')
+      .execute();
+    return { job, pending };
+  }
+
+  /** SQLite: one writer at a time, so a conditional UPDATE over a few candidates is enough. */
+  private async claimCompareAndSet(owner: string, leaseMs: number, now: Date): Promise<ClaimedJob | null> {
     const candidates = await this.db
       .selectFrom('jobs')
       .select('id')

@@ -1,8 +1,10 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { autoIncrementKey } from './dialect.js';
 
 /**
  * Migrations live in code (not files found at run time) so the same list works from `lib/`, from
- * tests and from a bundle. Types stay portable between SQLite and PostgreSQL: text, integer.
+ * tests and from a bundle. Types stay portable between SQLite and PostgreSQL: text, integer, bigint;
+ * numbered keys go through autoIncrementKey(db), which speaks either dialect.
  */
 const migrations: Record<string, Migration> = {
   '0001_initial': {
@@ -57,7 +59,7 @@ const migrations: Record<string, Migration> = {
         .execute();
       await db.schema
         .createTable('job_messages')
-        .addColumn('id', 'integer', (column) => column.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', autoIncrementKey(db))
         .addColumn('job_id', 'text', (column) => column.notNull().references('jobs.id'))
         .addColumn('role', 'text', (column) => column.notNull())
         .addColumn('content', 'text', (column) => column.notNull())
@@ -90,7 +92,7 @@ const migrations: Record<string, Migration> = {
         .execute();
       await db.schema
         .createTable('assistant_messages')
-        .addColumn('id', 'integer', (column) => column.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', autoIncrementKey(db))
         .addColumn('thread_id', 'text', (column) => column.notNull().references('assistant_threads.id'))
         .addColumn('role', 'text', (column) => column.notNull())
         .addColumn('content', 'text', (column) => column.notNull())
@@ -107,6 +109,53 @@ const migrations: Record<string, Migration> = {
       await sql`drop table if exists assistant_messages`.execute(db);
       await sql`drop table if exists assistant_threads`.execute(db);
       await db.schema.alterTable('projects').dropColumn('allowed_origins').execute();
+    },
+  },
+  '0003_bot': {
+    // GitHub ids (comments, installations) outgrow 32 bits: bigint (SQLite stores any integer alike).
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('projects')
+        .addColumn('forge', 'text', (column) => column.notNull().defaultTo('local'))
+        .execute();
+      await db.schema.alterTable('projects').addColumn('installation_id', 'bigint').execute();
+      await db.schema
+        .createTable('job_threads')
+        .addColumn('id', 'integer', autoIncrementKey(db))
+        .addColumn('job_id', 'text', (column) => column.notNull().references('jobs.id'))
+        .addColumn('repository', 'text', (column) => column.notNull())
+        .addColumn('issue_number', 'integer', (column) => column.notNull())
+        .addColumn('is_pull_request', 'integer', (column) => column.notNull().defaultTo(0))
+        .addColumn('status_comment_id', 'bigint')
+        .addColumn('pr_number', 'integer')
+        .addColumn('rendered_state', 'text')
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('updated_at', 'text', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('job_threads_by_thread')
+        .unique()
+        .on('job_threads')
+        .columns(['repository', 'issue_number', 'job_id'])
+        .execute();
+      await db.schema.createIndex('job_threads_by_job').on('job_threads').column('job_id').execute();
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('event', 'text', (column) => column.notNull())
+        .addColumn('received_at', 'text', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_by_time')
+        .on('webhook_deliveries')
+        .column('received_at')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table if exists webhook_deliveries`.execute(db);
+      await sql`drop table if exists job_threads`.execute(db);
+      await db.schema.alterTable('projects').dropColumn('installation_id').execute();
+      await db.schema.alterTable('projects').dropColumn('forge').execute();
     },
   },
 };

@@ -12,6 +12,9 @@ export interface NewProject {
   model?: string | null;
   /** Browser origins allowed to call the assistant; empty or absent means any. */
   allowedOrigins?: string[];
+  /** `github` for `owner/repo` projects; local git otherwise. */
+  forge?: 'local' | 'github';
+  installationId?: number | null;
 }
 
 /** Projects: a repository, its base branch and docs root, and the assistant domain it answers for. */
@@ -29,6 +32,8 @@ export class ProjectStore {
       created_at: now.toISOString(),
       disabled_at: null,
       allowed_origins: project.allowedOrigins?.length ? project.allowedOrigins.join(',') : null,
+      forge: project.forge ?? 'local',
+      installation_id: project.installationId ?? null,
     };
     await this.db.insertInto('projects').values(row).execute();
     return row;

@@ -12,6 +12,10 @@ export interface ProjectTable {
   disabled_at: string | null;
   /** Origins allowed to call the assistant from a browser, comma-separated; null means any. */
   allowed_origins: string | null;
+  /** Where `repository` lives: a local git path, or `owner/repo` on GitHub (issue 4). */
+  forge: 'local' | 'github';
+  /** The GitHub App installation that gives access to the repository; null in token mode and locally. */
+  installation_id: number | null;
 }
 
 export interface ApiKeyTable {
@@ -74,6 +78,32 @@ export interface AssistantMessageTable {
   created_at: string;
 }
 
+/** One GitHub thread (issue or pull request) that talks to a job, and its status comment there. */
+export interface JobThreadTable {
+  id: Generated<number>;
+  job_id: string;
+  /** `owner/repo` as GitHub spells it. */
+  repository: string;
+  issue_number: number;
+  /** The thread is the job's own pull request (follow-ups there continue the job). */
+  is_pull_request: number;
+  /** Null until the status comment is posted. */
+  status_comment_id: number | null;
+  /** The job's pull request number, once opened (the same on every thread row of the job). */
+  pr_number: number | null;
+  /** The state last written into the status comment; the comment is edited only when this changes. */
+  rendered_state: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Webhook deliveries already handled, so a redelivery does nothing twice. */
+export interface WebhookDeliveryTable {
+  id: string;
+  event: string;
+  received_at: string;
+}
+
 export interface Database {
   projects: ProjectTable;
   api_keys: ApiKeyTable;
@@ -81,4 +111,6 @@ export interface Database {
   job_messages: JobMessageTable;
   assistant_threads: AssistantThreadTable;
   assistant_messages: AssistantMessageTable;
+  job_threads: JobThreadTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }

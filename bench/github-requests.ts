@@ -1,0 +1,112 @@
+/**
+ * GitHub API requests of a single-file job, from the `/docs` comment to the final status comment,
+ * counted on the real service (Probot app, GitHubForge, built-in agent, SQLite) against the fake
+ * GitHub of the bot tests (nock). Four cases: the first command after a start (installation token
+ * and settings not cached yet), the same with a `.github/docwright.yml`, a later command (token and
+ * settings cached), and a later command by the repository's owner (no permission lookup).
+ */
+import { findJobMarker } from '../src/github/index.js';
+import type { Call } from '../test/fixtures/bot/fake-github.js';
+import { issueComment, startBotHarness, type BotHarness } from '../test/fixtures/bot/harness.js';
+
+const TARGET = 10;
+const COMMAND = '/docs replace "an empty account" with "a brand-new account"';
+
+/** What a request is for, in the words of the table. */
+function stepOf(call: Call, branch: string): string {
+  const path = decodeURIComponent(call.path.replace(/^api\.github\.com\/repos\/[^/]+\/[^/]+/, ''));
+  if (call.path.includes('/access_tokens')) return 'installation token (app auth)';
+  if (path.startsWith('/contents/')) return 'settings (.github/docwright.yml)';
+  if (path.includes('/permission')) return 'permission of the commenter';
+  if (path.endsWith('/reactions')) return '👀 reaction';
+  if (call.method === 'POST' && /^\/issues\/\d+\/comments$/.test(path)) return 'status comment: working';
+  if (call.method === 'PATCH' && path.startsWith('/issues/comments/')) return 'status comment: result';
+  if (path === `/commits/${branch}`) return "job branch lookup (run-job's landed check, branchExists)";
+  if (path.startsWith('/commits/')) return 'base branch lookup';
+  if (path.startsWith('/tarball/')) return 'snapshot (tarball)';
+  if (path === '/git/trees' || path === '/git/blobs') return 'tree';
+  if (path === '/git/commits') return 'commit';
+  if (path.startsWith('/git/refs')) return 'branch ref';
+  if (path.startsWith('/pulls')) return 'pull request';
+  return `${call.method} ${path}`;
+}
+
+interface Case {
+  title: string;
+  steps: Map<string, number>;
+  total: number;
+}
+
+async function countJob(
+  t: BotHarness,
+  title: string,
+  issue: number,
+  options: { association?: string } = {},
+): Promise<Case> {
+  const before = t.github.apiCalls().length;
+  await t.receive('issue_comment', issueComment(COMMAND, { issue, association: options.association }));
+  const status = t.github.comments.find((comment) => comment.issue === issue && findJobMarker(comment.body));
+  if (!status) throw new Error('no status comment was posted');
+  const job = await t.settle(findJobMarker(status.body)!);
+  if (job.status !== 'completed' || !job.pr_link) throw new Error(`the job ended ${job.status}`);
+  const calls = t.github.apiCalls().slice(before);
+  const steps = new Map<string, number>();
+  for (const call of calls) {
+    const step = stepOf(call, job.branch);
+    steps.set(step, (steps.get(step) ?? 0) + 1);
+  }
+  return { title, steps, total: calls.length };
+}
+
+/** Runs the cases and returns the markdown section for bench/RESULTS.md. */
+export async function runGitHubRequestCountBenchmark(): Promise<string> {
+  const cases: Case[] = [];
+  const plain = await startBotHarness();
+  try {
+    plain.github.permissions.set('maintainer', 'write');
+    cases.push(await countJob(plain, 'first command, no settings file', 12));
+    cases.push(await countJob(plain, 'later command', 13));
+    cases.push(await countJob(plain, 'later command, by the owner', 14, { association: 'OWNER' }));
+  } finally {
+    await plain.close();
+  }
+  const configured = await startBotHarness();
+  try {
+    configured.github.permissions.set('maintainer', 'write');
+    configured.github.settingsFiles.set('.github/docwright.yml', 'docs_root: ""\n');
+    cases.splice(1, 0, await countJob(configured, 'first command, with docwright.yml', 12));
+  } finally {
+    await configured.close();
+  }
+  return render(cases);
+}
+
+function render(cases: Case[]): string {
+  const steps = [...new Set(cases.flatMap((item) => [...item.steps.keys()]))];
+  const rows = steps.map(
+    (step) => `| ${step} | ${cases.map((item) => item.steps.get(step) ?? 0).join(' | ')} |`,
+  );
+  const totals = `| **total** | ${cases.map((item) => `**${item.total}**`).join(' | ')} |`;
+  const verdict = cases.map(
+    (item) =>
+      `${item.title}: ${item.total} (${item.total <= TARGET ? 'within' : 'over'} the target of ${TARGET})`,
+  );
+  return [
+    '## GitHub API requests of a single-file job',
+    '',
+    'From the `/docs` comment to the final status comment, counted at the HTTP boundary (nock) with the real service: Probot app, GitHubForge, built-in agent, SQLite. The redirect to codeload.github.com for the tarball is not an API request and is not counted.',
+    '',
+    `| request | ${cases.map((item) => item.title).join(' | ')} |`,
+    `|---|${cases.map(() => '---:').join('|')}|`,
+    ...rows,
+    totals,
+    '',
+    ...verdict.map((line) => `- ${line}`),
+    '',
+    "A run skips the job-branch lookup on a new job's first attempt (nothing of it can have landed) and after its own commit. What the first command after a start pays on top is cached: the installation token for an hour, the settings file for five minutes (two requests when it is absent, because Probot also looks in the owner's `.github` repository). Commenters whose association is OWNER skip the permission lookup.",
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.stdout.write(`${await runGitHubRequestCountBenchmark()}\n`);
+}

@@ -1,0 +1,81 @@
+import type { ApplicationFunction, Context, Probot } from 'probot';
+import { handleCommandComment, type CommentContext } from './commands.js';
+import { fromIssueComment, fromReviewComment } from './comment-event.js';
+import { oncePerDelivery } from './deliveries.js';
+import { addInstalledRepositories, removeInstalledRepositories } from './projects.js';
+import { archiveClosedPullRequestJob, handlePush } from './repository-events.js';
+import type { BotDependencies } from './types.js';
+
+/** Probot's context as the command handler uses it: its Octokit and `context.config`. */
+function commentContext(context: Context<'issue_comment.created' | 'pull_request_review_comment.created'>) {
+  return {
+    octokit: context.octokit,
+    config: <T>(fileName: string) => context.config<T>(fileName),
+  } satisfies CommentContext;
+}
+
+/**
+ * The docwright GitHub App (issue 4): slash commands in issues and pull requests become jobs and
+ * follow-ups; installations create and disable projects; a job's pull request closing archives
+ * the job; a push to a base branch refreshes the assistant's index. Edited comments are not
+ * subscribed to, so they never trigger work.
+ */
+export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
+  return (app: Probot) => {
+    app.on('issue_comment.created', (context) =>
+      handleCommandComment(deps, commentContext(context), fromIssueComment(context)),
+    );
+    app.on('pull_request_review_comment.created', (context) =>
+      handleCommandComment(deps, commentContext(context), fromReviewComment(context)),
+    );
+
+    app.on(['installation.created', 'installation.unsuspend'], (context) =>
+      oncePerDelivery(deps.store, { id: context.id, event: context.name }, () =>
+        addInstalledRepositories(
+          deps,
+          context.octokit,
+          context.payload.installation.id,
+          context.payload.repositories ?? [],
+        ),
+      ),
+    );
+    app.on('installation_repositories.added', (context) =>
+      oncePerDelivery(deps.store, { id: context.id, event: context.name }, () =>
+        addInstalledRepositories(
+          deps,
+          context.octokit,
+          context.payload.installation.id,
+          context.payload.repositories_added,
+        ),
+      ),
+    );
+    app.on(['installation.deleted', 'installation.suspend'], (context) =>
+      removeInstalledRepositories(deps, context.payload.installation.id, null),
+    );
+    app.on('installation_repositories.removed', (context) =>
+      removeInstalledRepositories(
+        deps,
+        context.payload.installation.id,
+        context.payload.repositories_removed,
+      ),
+    );
+
+    app.on('pull_request.closed', async (context) => {
+      const { pull_request: pullRequest, repository } = context.payload;
+      await archiveClosedPullRequestJob(deps, {
+        repository: repository.full_name,
+        number: pullRequest.number,
+        headRef: pullRequest.head.ref,
+        body: pullRequest.body,
+        merged: pullRequest.merged ?? false,
+      });
+    });
+    app.on('push', (context) =>
+      handlePush(deps, {
+        repository: context.payload.repository.full_name,
+        ref: context.payload.ref,
+        defaultBranch: context.payload.repository.default_branch ?? '',
+      }),
+    );
+  };
+}

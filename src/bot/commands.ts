@@ -1,0 +1,176 @@
+import { DocwrightError } from '../errors.js';
+import {
+  acknowledgeComment,
+  getPermissionLevel,
+  hasPermission,
+  isBot,
+  mayTrigger,
+  parsePullRequestLink,
+  parseSlashCommand,
+  type PermissionLevel,
+} from '../github/index.js';
+import type { ProjectRow } from '../store/index.js';
+import { commandTarget } from './command-target.js';
+import { mayBeCommand, type CommandComment } from './comment-event.js';
+import { oncePerDelivery } from './deliveries.js';
+import type { RepositoryClient } from './github-clients.js';
+import { applySettings, projectForEvent } from './projects.js';
+import {
+  agentPrompt,
+  closedPullRequestReply,
+  emptyInstructionReply,
+  failedBeforeJobReply,
+  permissionReply,
+  settingsReply,
+} from './replies.js';
+import type { ConfigReader } from './settings-cache.js';
+import { SettingsError, type RepositorySettings } from './settings.js';
+import type { BotDependencies } from './types.js';
+
+/** What a handler gets from Probot's context: the installation's Octokit and `context.config`. */
+export interface CommentContext extends ConfigReader {
+  octokit: RepositoryClient;
+}
+
+/**
+ * A comment that may be a command (issue 4). Cheap checks first: a comment that does not start
+ * with a slash, or that the app itself wrote, costs no request and no database write.
+ */
+export async function handleCommandComment(
+  deps: BotDependencies,
+  context: CommentContext,
+  comment: CommandComment,
+): Promise<void> {
+  if (!mayBeCommand(comment.comment.body)) return;
+  if (deps.appId !== null && comment.comment.viaAppId === deps.appId) return;
+  const project = await projectForEvent(deps, {
+    fullName: comment.repository.fullName,
+    defaultBranch: comment.repository.defaultBranch,
+    installationId: comment.installationId,
+  });
+  if (!project) {
+    deps.logger.debug(
+      { repository: comment.repository.fullName },
+      'comment in a repository without a project',
+    );
+    return;
+  }
+  await oncePerDelivery(deps.store, { id: comment.deliveryId, event: 'comment' }, () =>
+    handleCommand(deps, context, comment, project),
+  );
+}
+
+async function handleCommand(
+  deps: BotDependencies,
+  context: CommentContext,
+  comment: CommandComment,
+  project: ProjectRow,
+): Promise<void> {
+  const { body, author } = comment.comment;
+  const settings = await deps.settings.get(comment.repository.fullName, context);
+  if (settings instanceof SettingsError) {
+    if (parseSlashCommand(body, settings.command))
+      await reply(context, comment, settingsReply(settings.message));
+    return;
+  }
+  const command = parseSlashCommand(body, settings.command);
+  if (!command) return;
+  const log = deps.logger.child({ repository: comment.repository.fullName, thread: comment.thread.number });
+  if (!mayTrigger(author, settings.allowedBots)) {
+    log.info({ author: author.login }, 'command from a bot that is not allowed; ignored');
+    return;
+  }
+  const permission = await checkPermission(context.octokit, comment, settings.requiredPermission);
+  if (!permission.ok) {
+    log.info({ author: author.login, permission: permission.actual }, 'command without permission');
+    await reply(
+      context,
+      comment,
+      permissionReply(author.login, settings.requiredPermission, permission.actual),
+    );
+    return;
+  }
+  if (command.instruction === '') {
+    await reply(context, comment, emptyInstructionReply(author.login, settings.command));
+    return;
+  }
+  await acknowledgeComment(context.octokit, comment.repository, comment.comment).catch((error: unknown) =>
+    log.warn({ err: error }, 'could not react to the command'),
+  );
+  const current = await applySettings(deps, project, settings, comment.repository.defaultBranch);
+  await startOrContinue(
+    deps,
+    context,
+    comment,
+    current,
+    settings,
+    agentPrompt(command.instruction, comment.location),
+  );
+}
+
+/** Creates the thread's job or sends it the follow-up, registers the thread, shows "working". */
+async function startOrContinue(
+  deps: BotDependencies,
+  context: CommentContext,
+  comment: CommandComment,
+  project: ProjectRow,
+  settings: RepositorySettings,
+  prompt: string,
+): Promise<void> {
+  const target = await commandTarget(deps, project, comment);
+  if (target.kind === 'closed') {
+    await reply(context, comment, closedPullRequestReply(target.job.id, settings.command));
+    return;
+  }
+  let jobId: string;
+  try {
+    const job =
+      target.kind === 'follow-up'
+        ? await deps.jobs.message(project.id, target.job.id, prompt)
+        : await deps.jobs.create(project.id, prompt, { branchPrefix: settings.branchPrefix });
+    jobId = job.id;
+  } catch (error) {
+    // A disabled project, or a job archived a moment ago: say so where the request was made.
+    if (!(error instanceof DocwrightError)) throw error;
+    await reply(context, comment, failedBeforeJobReply(error.message));
+    return;
+  }
+  const prLink = target.kind === 'follow-up' ? target.job.pr_link : null;
+  await deps.store.bot.registerThread({
+    jobId,
+    repository: comment.repository.fullName,
+    issueNumber: comment.thread.number,
+    isPullRequest: comment.thread.isPullRequest,
+    prNumber: prLink ? (parsePullRequestLink(prLink)?.number ?? null) : null,
+  });
+  deps.logger.info(
+    { job: jobId, project: project.id, thread: `${comment.repository.fullName}#${comment.thread.number}` },
+    target.kind === 'follow-up' ? 'follow-up queued from a comment' : 'job created from a comment',
+  );
+  await deps.watcher.refresh(jobId);
+}
+
+/**
+ * Whether the author may trigger work. Allowed bots were named by the repository, so they pass;
+ * the repository's owner always has admin, which saves a request; everyone else is looked up.
+ */
+async function checkPermission(
+  octokit: RepositoryClient,
+  comment: CommandComment,
+  required: PermissionLevel,
+): Promise<{ ok: boolean; actual: PermissionLevel }> {
+  const { author, association } = comment.comment;
+  if (isBot(author)) return { ok: true, actual: 'none' };
+  const actual =
+    association === 'OWNER' ? 'admin' : await getPermissionLevel(octokit, comment.repository, author.login);
+  return { ok: hasPermission(actual, required), actual };
+}
+
+async function reply(context: CommentContext, comment: CommandComment, body: string): Promise<void> {
+  await context.octokit.rest.issues.createComment({
+    owner: comment.repository.owner,
+    repo: comment.repository.repo,
+    issue_number: comment.thread.number,
+    body,
+  });
+}

@@ -1,0 +1,112 @@
+import type { Context } from 'probot';
+import type { CommentKind, GitHubUser, Thread } from '../github/index.js';
+
+/** A comment that may hold a command, from either event that carries one, in one shape. */
+export interface CommandComment {
+  deliveryId: string;
+  repository: { owner: string; repo: string; fullName: string; defaultBranch: string };
+  /** The app installation the event came through; null for a repository webhook (token mode). */
+  installationId: number | null;
+  thread: Thread;
+  comment: {
+    id: number;
+    kind: CommentKind;
+    body: string;
+    author: GitHubUser;
+    /** GitHub's `author_association`: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE… */
+    association: string;
+    /** The GitHub App that wrote the comment, if one did. */
+    viaAppId: number | null;
+  };
+  /** The pull request the thread is on, as the payload shows it (its body may carry a job marker). */
+  pullRequest: { body: string | null; author: GitHubUser; headRef: string | null } | null;
+  /** Where a review comment points: context for the agent. */
+  location: { path: string; line: number | null } | null;
+}
+
+type IssueCommentContext = Context<'issue_comment.created'>;
+type ReviewCommentContext = Context<'pull_request_review_comment.created'>;
+
+const user = (value: { login: string; type?: string } | null | undefined): GitHubUser => ({
+  login: value?.login ?? 'ghost',
+  type: value?.type ?? 'User',
+});
+
+function repositoryOf(payload: IssueCommentContext['payload'] | ReviewCommentContext['payload']) {
+  return {
+    owner: payload.repository.owner.login,
+    repo: payload.repository.name,
+    fullName: payload.repository.full_name,
+    defaultBranch: payload.repository.default_branch,
+  };
+}
+
+/** `issue_comment.created`: a comment in an issue's or a pull request's conversation. */
+export function fromIssueComment(context: IssueCommentContext): CommandComment {
+  const { payload } = context;
+  const repository = repositoryOf(payload);
+  const isPullRequest = Boolean(payload.issue.pull_request);
+  return {
+    deliveryId: context.id,
+    repository,
+    installationId: payload.installation?.id ?? null,
+    thread: { owner: repository.owner, repo: repository.repo, number: payload.issue.number, isPullRequest },
+    comment: {
+      id: payload.comment.id,
+      kind: 'issue',
+      body: payload.comment.body,
+      author: user(payload.comment.user),
+      association: payload.comment.author_association,
+      viaAppId: payload.comment.performed_via_github_app?.id ?? null,
+    },
+    // For a pull request, the issue payload's body is the pull request's description.
+    pullRequest: isPullRequest
+      ? { body: payload.issue.body ?? null, author: user(payload.issue.user), headRef: null }
+      : null,
+    location: null,
+  };
+}
+
+/** `pull_request_review_comment.created`: a comment on a line of a pull request's diff. */
+export function fromReviewComment(context: ReviewCommentContext): CommandComment {
+  const { payload } = context;
+  const repository = repositoryOf(payload);
+  const pullRequest = payload.pull_request;
+  return {
+    deliveryId: context.id,
+    repository,
+    installationId: payload.installation?.id ?? null,
+    thread: {
+      owner: repository.owner,
+      repo: repository.repo,
+      number: pullRequest.number,
+      isPullRequest: true,
+    },
+    comment: {
+      id: payload.comment.id,
+      kind: 'review',
+      body: payload.comment.body,
+      author: user(payload.comment.user),
+      association: payload.comment.author_association,
+      // The payload does not say; docwright never writes review comments, so none is its own.
+      viaAppId: null,
+    },
+    pullRequest: {
+      body: pullRequest.body ?? null,
+      author: user(pullRequest.user),
+      headRef: pullRequest.head.ref,
+    },
+    location: {
+      path: payload.comment.path,
+      line: payload.comment.line ?? payload.comment.original_line ?? null,
+    },
+  };
+}
+
+/**
+ * The cheap first look (issue 4: a comment without the command costs no API call): does the
+ * first line start with a slash? The configured command is only known after reading the settings.
+ */
+export function mayBeCommand(body: string): boolean {
+  return body.trimStart().startsWith('/');
+}

@@ -1,0 +1,66 @@
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { createWebhookMiddleware, type FrontDoorOptions } from './front-door.js';
+import type { GitHubBot } from './index.js';
+import { lazySetupHandler, startWebhookProxy } from './probot-setup.js';
+
+/** What `serve` needs for GitHub: the front door, lines for the banner, and what to start. */
+export interface GitHubServer {
+  door: FrontDoorOptions;
+  banner: string[];
+  /** Starts the status sweep and, in development, the smee.io webhook proxy. */
+  start(): Promise<void>;
+}
+
+/**
+ * Decides how `serve` talks to GitHub (issue 4): a GitHub App receiving webhooks; token mode
+ * (pull requests with GITHUB_TOKEN, webhooks only if a repository webhook has a secret); or,
+ * with no APP_ID outside production, Probot's setup flow to register the app.
+ */
+export async function prepareGitHubServer(
+  config: Config,
+  bot: GitHubBot | null,
+  logger: Logger,
+): Promise<GitHubServer> {
+  const { github } = config;
+  const path = github.webhookPath;
+  const webhooks =
+    bot?.probot && github.webhookSecret ? await createWebhookMiddleware(bot.probot, bot.app, path) : null;
+  const setupWanted = github.appId === undefined && !github.production;
+  const setup = setupWanted
+    ? lazySetupHandler({
+        host: config.host ?? 'localhost',
+        port: config.port,
+        logger: logger.child({ name: 'setup' }),
+      })
+    : null;
+  return {
+    door: { webhooks, webhookPath: path, setup, logger },
+    banner: bannerLines(config, webhooks !== null, setupWanted),
+    async start() {
+      bot?.watcher.start();
+      if (webhooks && github.webhookProxyUrl) {
+        await startWebhookProxy({ url: github.webhookProxyUrl, port: config.port, path, logger });
+      }
+    },
+  };
+}
+
+function bannerLines(config: Config, webhooks: boolean, setup: boolean): string[] {
+  const { github, publicUrl } = config;
+  const lines: string[] = [];
+  if (github.appId !== undefined)
+    lines.push(`GitHub App ${github.appId}: webhooks on ${publicUrl}${github.webhookPath}`);
+  if (github.token) {
+    lines.push(
+      `GitHub token mode: owner/repo projects (docwright project add --repository owner/repo) open pull requests with GITHUB_TOKEN${webhooks && github.appId === undefined ? `; repository webhooks on ${publicUrl}${github.webhookPath}` : ''}`,
+    );
+  }
+  if (github.webhookProxyUrl && webhooks) lines.push(`Webhooks forwarded from ${github.webhookProxyUrl}`);
+  if (setup) {
+    lines.push(
+      `Register the GitHub App: ${publicUrl}/probot (Probot's setup flow writes APP_ID, PRIVATE_KEY and WEBHOOK_SECRET to .env; then restart with: node --env-file=.env lib/cli.js serve)`,
+    );
+  }
+  return lines;
+}

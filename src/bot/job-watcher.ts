@@ -1,0 +1,161 @@
+import { hasStatus } from '../forge/github-errors.js';
+import {
+  listChangedFiles,
+  parsePullRequestLink,
+  StatusCommentWriter,
+  type ChangedFiles,
+} from '../github/index.js';
+import type { Logger } from '../logger.js';
+import type { JobRow, JobThreadRow, Store } from '../store/index.js';
+import type { ForgeRouter } from './forge-router.js';
+import type { RepositoryClient, RepositoryClients } from './github-clients.js';
+import { renderJobStatus, type StatusRendering } from './status-view.js';
+
+export interface JobWatcherOptions {
+  store: Store;
+  clients: RepositoryClients;
+  /** Knows the files this process committed, which saves asking GitHub for them. */
+  forge: ForgeRouter;
+  logger: Logger;
+  /** How often to look for jobs whose change notice was missed (default 30 s). */
+  sweepMs?: number;
+  /** The pull request host, to read a PR number from `prLink` (default https://github.com). */
+  webUrl?: string;
+  now?: () => Date;
+}
+
+/** A sweep looks at threads touched within this window; older ones change only through notices. */
+const SWEEP_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Keeps every job's status comments current: told when a job changed (a command, a recorded run),
+ * it renders the job's status and edits each thread's comment whose shown state differs. Refreshes
+ * of one job run one after another, so two notices never post two comments.
+ */
+export class JobWatcher {
+  private readonly chains = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: JobWatcherOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** A job changed: refresh its comments in the background (errors are logged). */
+  notify(jobId: string): void {
+    void this.refresh(jobId);
+  }
+
+  /** Refreshes a job's status comments; resolves when they show its current state. Never throws. */
+  refresh(jobId: string): Promise<void> {
+    const previous = this.chains.get(jobId) ?? Promise.resolve();
+    const next = previous.then(() => this.render(jobId));
+    this.chains.set(jobId, next);
+    void next.finally(() => {
+      if (this.chains.get(jobId) === next) this.chains.delete(jobId);
+    });
+    return next;
+  }
+
+  /** Resolves when no refresh is under way (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.sweep(), this.options.sweepMs ?? 30_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.idle();
+  }
+
+  /** Re-renders the jobs that changed since their comments were last looked at. */
+  async sweep(): Promise<void> {
+    try {
+      const since = new Date(this.now().getTime() - SWEEP_WINDOW_MS);
+      const jobIds = await this.options.store.bot.staleThreadJobs(since);
+      await Promise.all(jobIds.map((jobId) => this.refresh(jobId)));
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'status sweep failed');
+    }
+  }
+
+  private async render(jobId: string): Promise<void> {
+    const { store, logger } = this.options;
+    try {
+      const threads = await store.bot.threadsOfJob(jobId);
+      const first = threads[0];
+      if (!first) return;
+      const row = await store.bot.jobById(jobId);
+      if (!row) return;
+      const client = await this.options.clients.forRepository(first.repository);
+      const rendering = await renderJobStatus(row, await store.jobs.messages(jobId), () =>
+        this.changedFiles(client, row, first.repository),
+      );
+      if (rendering?.view.state === 'pr-opened') await this.recordPullRequest(row, threads);
+      for (const thread of threads) {
+        if (rendering && thread.rendered_state !== rendering.key) await this.show(client, thread, rendering);
+      }
+    } catch (error) {
+      logger.warn({ err: error, job: jobId }, 'updating the status comments failed');
+    } finally {
+      // Looked at, shown or not: the sweep waits for the job's next change before trying again.
+      await store.bot.touchThreads(jobId, this.now()).catch(() => undefined);
+    }
+  }
+
+  /** Edits the thread's comment (or posts it); a comment someone deleted is posted again. */
+  private async show(client: RepositoryClient, thread: JobThreadRow, rendering: StatusRendering) {
+    const [owner = '', repo = ''] = thread.repository.split('/');
+    const target = { owner, repo, number: thread.issue_number, isPullRequest: thread.is_pull_request === 1 };
+    const existing =
+      thread.status_comment_id === null ? null : { commentId: Number(thread.status_comment_id), body: null };
+    let writer = new StatusCommentWriter(client, target, existing);
+    try {
+      await writer.show(rendering.body);
+    } catch (error) {
+      if (!existing || !hasStatus(error, 404)) throw error;
+      writer = new StatusCommentWriter(client, target);
+      await writer.show(rendering.body);
+    }
+    await this.options.store.bot.recordRendered(
+      thread.id,
+      { commentId: writer.id ?? 0, state: rendering.key },
+      this.now(),
+    );
+    this.options.logger.info(
+      {
+        job: thread.job_id,
+        thread: `${thread.repository}#${thread.issue_number}`,
+        state: rendering.view.state,
+      },
+      'status comment updated',
+    );
+  }
+
+  private async changedFiles(client: RepositoryClient, row: JobRow, repository: string) {
+    const known = this.options.forge.changedFiles(repository, row.branch);
+    if (known) return { paths: known, total: known.length, more: false } satisfies ChangedFiles;
+    const pullRequest = row.pr_link ? parsePullRequestLink(row.pr_link, this.options.webUrl) : null;
+    if (!pullRequest) return null;
+    try {
+      return await listChangedFiles(client, pullRequest);
+    } catch (error) {
+      this.options.logger.debug({ err: error, job: row.id }, 'listing the changed files failed');
+      return null;
+    }
+  }
+
+  /** Comments on the job's pull request continue the job: remember its number on the threads. */
+  private async recordPullRequest(row: JobRow, threads: JobThreadRow[]): Promise<void> {
+    const pullRequest = row.pr_link ? parsePullRequestLink(row.pr_link, this.options.webUrl) : null;
+    if (pullRequest && threads.some((thread) => thread.pr_number !== pullRequest.number)) {
+      await this.options.store.bot.recordPullRequest(row.id, pullRequest.number);
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import type { ProjectRow } from '../store/index.js';
+import type { RepositoryClient } from './github-clients.js';
+import type { ConfigReader } from './settings-cache.js';
+import { SettingsError, type RepositorySettings } from './settings.js';
+import type { BotDependencies } from './types.js';
+
+/** Where an event happened: enough to find or create the repository's project. */
+export interface EventRepository {
+  fullName: string;
+  defaultBranch: string;
+  installationId: number | null;
+}
+
+/**
+ * The project of an event's repository. With the app, an event from an installation proves the
+ * app is installed there: a missing project (an installation event that never arrived) is
+ * created and a disabled one re-enabled. In token mode only projects added by hand count.
+ */
+export async function projectForEvent(
+  deps: BotDependencies,
+  event: EventRepository,
+): Promise<ProjectRow | null> {
+  const existing = await deps.store.bot.findProject(event.fullName);
+  if (deps.appId === null || event.installationId === null) {
+    return existing && !existing.disabled_at ? existing : null;
+  }
+  const current =
+    existing &&
+    !existing.disabled_at &&
+    Number(existing.installation_id) === event.installationId &&
+    existing.repository === event.fullName;
+  if (current) return existing;
+  const { project, created } = await deps.store.bot.upsertProject({
+    repository: event.fullName,
+    baseRef: event.defaultBranch,
+    installationId: event.installationId,
+  });
+  logProject(deps, project, created);
+  return project;
+}
+
+/** Writes the settings the engine reads (base branch, docs root, model) into the project row. */
+export async function applySettings(
+  deps: BotDependencies,
+  project: ProjectRow,
+  settings: RepositorySettings,
+  defaultBranch: string,
+): Promise<ProjectRow> {
+  const wanted = {
+    baseRef: settings.baseBranch ?? defaultBranch,
+    docsRoot: settings.docsRoot,
+    model: settings.model,
+  };
+  if (
+    project.base_ref === wanted.baseRef &&
+    project.docs_root === wanted.docsRoot &&
+    project.model === wanted.model
+  ) {
+    return project;
+  }
+  await deps.store.bot.updateProjectSettings(project.id, wanted);
+  return { ...project, base_ref: wanted.baseRef, docs_root: wanted.docsRoot, model: wanted.model };
+}
+
+/**
+ * The app was installed on repositories (issue 4): one project each, with the base branch and
+ * settings read from GitHub (two or three requests per repository, once).
+ */
+export async function addInstalledRepositories(
+  deps: BotDependencies,
+  octokit: RepositoryClient & { config: ConfigPlugin },
+  installationId: number,
+  repositories: { full_name: string }[],
+): Promise<void> {
+  for (const { full_name: fullName } of repositories) {
+    const [owner = '', repo = ''] = fullName.split('/');
+    const { data } = await octokit.rest.repos.get({ owner, repo });
+    const { project, created } = await deps.store.bot.upsertProject({
+      repository: data.full_name,
+      baseRef: data.default_branch,
+      installationId,
+    });
+    logProject(deps, project, created);
+    const settings = await deps.settings.get(data.full_name, configReader(octokit, owner, repo));
+    if (settings instanceof SettingsError) {
+      deps.logger.warn({ project: project.id, reason: settings.message }, 'repository settings ignored');
+    } else {
+      await applySettings(deps, project, settings, data.default_branch);
+    }
+  }
+}
+
+/** The app left repositories (uninstalled, suspended, or repositories removed): their projects stop. */
+export async function removeInstalledRepositories(
+  deps: BotDependencies,
+  installationId: number,
+  repositories: { full_name: string }[] | null,
+): Promise<void> {
+  if (repositories === null) {
+    const disabled = await deps.store.bot.disableInstallation(installationId);
+    if (disabled.length > 0) deps.logger.info({ projects: disabled, installationId }, 'projects disabled');
+    return;
+  }
+  for (const { full_name: fullName } of repositories) {
+    const project = await deps.store.bot.findProject(fullName);
+    if (!project || Number(project.installation_id) !== installationId || project.disabled_at) continue;
+    await deps.store.projects.setDisabled(project.id, true);
+    deps.logger.info({ project: project.id, repository: fullName }, 'project disabled');
+  }
+}
+
+/** What Probot's config plugin adds to its Octokit (the same reader `context.config` uses). */
+export interface ConfigPlugin {
+  get(options: {
+    owner: string;
+    repo: string;
+    path: string;
+  }): Promise<{ config: unknown; files: { config: unknown }[] }>;
+}
+
+/** `context.config` for events that have no repository of their own (installations). */
+function configReader(octokit: { config: ConfigPlugin }, owner: string, repo: string): ConfigReader {
+  return {
+    async config<T>(fileName: string): Promise<T | null> {
+      const { config, files } = await octokit.config.get({ owner, repo, path: `.github/${fileName}` });
+      return files.some((file) => file.config !== null) ? (config as T) : null;
+    },
+  };
+}
+
+function logProject(deps: BotDependencies, project: ProjectRow, created: boolean): void {
+  deps.logger.info(
+    { project: project.id, repository: project.repository },
+    created ? `project ${project.id} created for ${project.repository}` : `project ${project.id} enabled`,
+  );
+}

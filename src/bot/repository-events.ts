@@ -1,0 +1,71 @@
+import { findJobMarker } from '../github/index.js';
+import type { JobRow, ProjectRow } from '../store/index.js';
+import type { BotDependencies } from './types.js';
+
+/** The fields of `pull_request.closed` the archive needs. */
+export interface ClosedPullRequest {
+  repository: string;
+  number: number;
+  headRef: string;
+  body: string | null;
+  merged: boolean;
+}
+
+/**
+ * A job's pull request was closed or merged: the job is archived (`archivedAt` set; spec 2.1). The
+ * job is the one whose PR this is (the job_threads table), or the one the hidden marker in the
+ * body names, if the head branch is that job's branch; someone else's pull request is left alone.
+ */
+export async function archiveClosedPullRequestJob(
+  deps: BotDependencies,
+  pullRequest: ClosedPullRequest,
+): Promise<JobRow | null> {
+  const project = await deps.store.bot.findProject(pullRequest.repository);
+  if (!project) return null;
+  const job = await jobOfPullRequest(deps, project, pullRequest);
+  if (!job || job.status === 'archived') return null;
+  await deps.jobs.archive(project.id, job.id);
+  deps.logger.info(
+    { job: job.id, project: project.id, pullRequest: pullRequest.number, merged: pullRequest.merged },
+    'job archived: its pull request was closed',
+  );
+  return job;
+}
+
+async function jobOfPullRequest(
+  deps: BotDependencies,
+  project: ProjectRow,
+  pullRequest: ClosedPullRequest,
+): Promise<JobRow | undefined> {
+  const thread = await deps.store.bot.jobOfThread({
+    repository: pullRequest.repository,
+    issueNumber: pullRequest.number,
+  });
+  if (thread?.pr_number === pullRequest.number) {
+    const job = await deps.store.jobs.get(project.id, thread.job_id);
+    if (job?.branch === pullRequest.headRef) return job;
+  }
+  // Jobs created through the API have no thread: their pull request body carries the marker.
+  const jobId = findJobMarker(pullRequest.body);
+  if (!jobId) return undefined;
+  const job = await deps.store.jobs.get(project.id, jobId);
+  return job?.branch === pullRequest.headRef ? job : undefined;
+}
+
+/**
+ * A push: to a project's base branch, the assistant's index of it is stale; to the default
+ * branch (where `.github/docwright.yml` is read from), so are the cached settings.
+ */
+export async function handlePush(
+  deps: BotDependencies,
+  push: { repository: string; ref: string; defaultBranch: string },
+): Promise<void> {
+  const branch = push.ref.startsWith('refs/heads/') ? push.ref.slice('refs/heads/'.length) : null;
+  if (branch === null) return;
+  if (branch === push.defaultBranch) deps.settings.invalidate(push.repository);
+  const project = await deps.store.bot.findProject(push.repository);
+  if (project && !project.disabled_at && project.base_ref === branch) {
+    deps.indexes.invalidate(project.id);
+    deps.logger.debug({ project: project.id, branch }, 'base branch moved: docs index will be rebuilt');
+  }
+}

@@ -1,0 +1,71 @@
+import { DEFAULT_COMMAND } from '../github/index.js';
+import { parseSettings, SETTINGS_FILE, SettingsError, type RepositorySettings } from './settings.js';
+
+/** The part of a Probot context that reads `.github/<file>` (the repository's, else the owner's `.github` repo). */
+export interface ConfigReader {
+  config<T>(fileName: string): Promise<T | null>;
+}
+
+interface Entry {
+  value: RepositorySettings | SettingsError;
+  readAt: number;
+}
+
+/**
+ * `.github/docwright.yml` per repository, read through Probot's `context.config` and kept for a
+ * few minutes: a push to the default branch (which is where the file is read from) forgets it, so
+ * a change applies at once while a busy thread does not re-read the file for every command.
+ */
+export class SettingsCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly ttlMs = 5 * 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The settings, or a SettingsError saying in words what is wrong with the file. */
+  async get(repository: string, reader: ConfigReader): Promise<RepositorySettings | SettingsError> {
+    const key = repository.toLowerCase();
+    const entry = this.entries.get(key);
+    if (entry && this.now() - entry.readAt < this.ttlMs) return entry.value;
+    const value = await read(reader);
+    this.entries.set(key, { value, readAt: this.now() });
+    return value;
+  }
+
+  /**
+   * Forgets a repository's settings; a push to an owner's `.github` repository forgets all of the
+   * owner's, since that file is every repository's fallback.
+   */
+  invalidate(repository: string): void {
+    const key = repository.toLowerCase();
+    const [owner, name] = key.split('/');
+    if (name !== '.github') {
+      this.entries.delete(key);
+      return;
+    }
+    for (const cached of [...this.entries.keys()]) {
+      if (cached.startsWith(`${owner}/`)) this.entries.delete(cached);
+    }
+  }
+}
+
+async function read(reader: ConfigReader): Promise<RepositorySettings | SettingsError> {
+  let raw: unknown;
+  try {
+    raw = await reader.config<unknown>(SETTINGS_FILE);
+  } catch (error) {
+    // Probot's config plugin throws for YAML that does not parse; GitHub failures pass through.
+    if (error instanceof Error && error.message.includes('[@probot/octokit-plugin-config]')) {
+      return new SettingsError(`.github/${SETTINGS_FILE} could not be parsed as YAML`, DEFAULT_COMMAND);
+    }
+    throw error;
+  }
+  try {
+    return parseSettings(raw);
+  } catch (error) {
+    if (error instanceof SettingsError) return error;
+    throw error;
+  }
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { isValidBranchName } from '../forge/github-repository.js';
+import { normalizePath } from '../forge/overlay.js';
+import { DEFAULT_COMMAND, parseAllowedBots, PERMISSION_LEVELS, type AllowedBots } from '../github/index.js';
+import type { PermissionLevel } from '../github/index.js';
+
+/** The file, under `.github/`, that configures docwright for a repository. */
+export const SETTINGS_FILE = 'docwright.yml';
+
+const botList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (Array.isArray(value) ? value.join(',') : value));
+
+/**
+ * `.github/docwright.yml` (issue 4). Every key is optional; snake_case like the YAML of most
+ * GitHub configuration files. Unknown keys are refused so a typo does not pass silently.
+ */
+const SettingsSchema = z
+  .object({
+    command: z
+      .string()
+      .regex(/^\/[\w-]{1,32}$/, 'must be a slash and a word, e.g. /docs')
+      .default(DEFAULT_COMMAND),
+    docs_root: z.string().default('').transform(docsRoot),
+    base_branch: z.string().refine(isValidBranchName, 'must be a valid branch name').optional(),
+    required_permission: z.enum(PERMISSION_LEVELS).exclude(['none']).default('write'),
+    allowed_bots: botList.default(''),
+    model: z
+      .string()
+      .regex(/^(builtin|openai:.+|anthropic:.+)$/, 'must be builtin, openai:<model> or anthropic:<model>')
+      .optional(),
+    branch_prefix: z
+      .string()
+      .refine((prefix) => isValidBranchName(`${prefix}x`), 'must make valid branch names')
+      .default('docwright/job-'),
+  })
+  .strict();
+
+/** `docs`, `./docs/`, `/docs` -> `docs`; `.` or empty -> the root; never outside the repository. */
+function docsRoot(value: string, context: z.RefinementCtx): string {
+  const trimmed = value
+    .trim()
+    .replace(/^\.?\/+/, '')
+    .replace(/\/+$/, '');
+  if (trimmed === '' || trimmed === '.') return '';
+  try {
+    return normalizePath(trimmed);
+  } catch {
+    context.addIssue({ code: 'custom', message: 'must be a folder inside the repository' });
+    return z.NEVER;
+  }
+}
+
+/** A repository's settings, with defaults filled in. */
+export interface RepositorySettings {
+  command: string;
+  /** Folder of the docs, relative to the repository root; '' for the root. */
+  docsRoot: string;
+  /** The branch jobs start from and open pull requests against; null: the repository's default. */
+  baseBranch: string | null;
+  requiredPermission: PermissionLevel;
+  allowedBots: AllowedBots;
+  /** Null: the server's default model. */
+  model: string | null;
+  branchPrefix: string;
+}
+
+/** Settings that could not be read, and the command that should hear about it. */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+  constructor(
+    message: string,
+    /** The command the broken file seems to configure, so only requests get the explanation. */
+    readonly command: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The defaults: what a repository without `.github/docwright.yml` gets. */
+export const DEFAULT_SETTINGS: RepositorySettings = parseSettings(null);
+
+/** Validates the file's content (null when absent); throws SettingsError naming the bad key. */
+export function parseSettings(raw: unknown): RepositorySettings {
+  const parsed = SettingsSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path.join('.') || (issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : '');
+    const command =
+      typeof raw === 'object' && raw !== null && typeof (raw as { command?: unknown }).command === 'string'
+        ? (raw as { command: string }).command
+        : DEFAULT_COMMAND;
+    throw new SettingsError(
+      `.github/${SETTINGS_FILE} is not valid${key ? ` (${key})` : ''}: ${issue?.message ?? 'invalid'}`,
+      command,
+    );
+  }
+  const values = parsed.data;
+  return {
+    command: values.command,
+    docsRoot: values.docs_root,
+    baseBranch: values.base_branch ?? null,
+    requiredPermission: values.required_permission,
+    allowedBots: parseAllowedBots(values.allowed_bots),
+    model: values.model ?? null,
+    branchPrefix: values.branch_prefix,
+  };
+}

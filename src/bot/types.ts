@@ -1,0 +1,18 @@
+import type { JobService } from '../engine/job-service.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/index.js';
+import type { JobWatcher } from './job-watcher.js';
+import type { SettingsCache } from './settings-cache.js';
+
+/** What the app's handlers work with; built once by the service (STYLE 2). */
+export interface BotDependencies {
+  store: Store;
+  jobs: JobService;
+  watcher: JobWatcher;
+  settings: SettingsCache;
+  /** The assistant's docs indexes: a push to a base branch makes one stale. */
+  indexes: { invalidate(projectId: string): void };
+  logger: Logger;
+  /** The GitHub App's id; null in token mode. Comments the app wrote never trigger work. */
+  appId: number | null;
+}

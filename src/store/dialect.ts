@@ -1,0 +1,23 @@
+import { PostgresAdapter, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+
+/** The two databases the store runs on (DESIGN, "Storage: one store, two dialects"). */
+export type DialectName = 'sqlite' | 'postgres';
+
+/** Which dialect a Kysely handle (or a migration's `db`) speaks. */
+export function dialectOf<DB>(db: Kysely<DB>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * The column builder of an integer primary key the database numbers itself, for every migration:
+ * `integer primary key autoincrement` on SQLite (ids never reused), an identity column on
+ * PostgreSQL, which has no `autoincrement` keyword. Use as
+ * `.addColumn('id', 'integer', autoIncrementKey(db))`.
+ */
+export function autoIncrementKey(
+  db: Kysely<unknown>,
+): (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder {
+  return dialectOf(db) === 'postgres'
+    ? (column) => column.generatedByDefaultAsIdentity().primaryKey()
+    : (column) => column.primaryKey().autoIncrement();
+}

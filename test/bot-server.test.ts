@@ -1,0 +1,151 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { sign } from '@octokit/webhooks-methods';
+import nock from 'nock';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createServerWithFrontDoor,
+  createWebhookMiddleware,
+  type FrontDoorOptions,
+} from '../src/bot/front-door.js';
+import { lazySetupHandler } from '../src/bot/probot-setup.js';
+import { addProject } from '../src/cli/local-commands.js';
+import { findJobMarker } from '../src/github/index.js';
+import { silentLogger } from '../src/logger.js';
+import {
+  issueComment,
+  REPOSITORY,
+  startBotHarness,
+  WEBHOOK_SECRET,
+  type BotHarness,
+} from './fixtures/bot/harness.js';
+
+const COMMAND = '/docs replace "an empty account" with "a brand-new account"';
+let t: BotHarness | null = null;
+let server: ServerType | null = null;
+
+afterEach(async () => {
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  server = null;
+  await t?.close();
+  t = null;
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  nock.enableNetConnect();
+  expect(pending).toEqual([]);
+});
+
+/** `serve`'s server: Probot's middleware and the setup flow in front of the API, on a free port. */
+async function listen(harness: BotHarness, extra: Partial<FrontDoorOptions> = {}): Promise<string> {
+  const bot = harness.service.github!;
+  const door: FrontDoorOptions = {
+    webhooks: await createWebhookMiddleware(bot.probot!, bot.app, harness.config.github.webhookPath),
+    webhookPath: harness.config.github.webhookPath,
+    setup: null,
+    logger: silentLogger,
+    ...extra,
+  };
+  nock.enableNetConnect('127.0.0.1');
+  return new Promise((resolve) => {
+    server = serve(
+      {
+        fetch: harness.service.app.fetch,
+        port: 0,
+        hostname: '127.0.0.1',
+        createServer: createServerWithFrontDoor(door),
+      },
+      (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`),
+    );
+  });
+}
+
+async function deliver(url: string, payload: unknown, options: { signature?: string; path?: string } = {}) {
+  const body = JSON.stringify(payload);
+  return fetch(`${url}${options.path ?? '/api/github/webhooks'}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'issue_comment',
+      'x-github-delivery': crypto.randomUUID(),
+      'x-hub-signature-256': options.signature ?? (await sign(WEBHOOK_SECRET, body)),
+    },
+    body,
+  });
+}
+
+describe('the webhook path of serve', () => {
+  it('takes a signed delivery through Probot’s middleware, next to the API on the same port', async () => {
+    t = await startBotHarness({ load: false });
+    t.github.permissions.set('maintainer', 'write');
+    const url = await listen(t);
+
+    const response = await deliver(url, issueComment(COMMAND));
+    expect(response.status).toBe(200);
+    const status = t.github.comments.find((comment) => findJobMarker(comment.body))!;
+    const job = await t.settle(findJobMarker(status.body)!);
+    expect(job.status).toBe('completed');
+    expect(t.github.pulls).toHaveLength(1);
+
+    // A forged delivery is refused before any handler runs.
+    const forged = await deliver(url, issueComment(COMMAND), { signature: `sha256=${'0'.repeat(64)}` });
+    expect(forged.status).toBe(400);
+    expect(t.github.comments.filter((comment) => findJobMarker(comment.body))).toHaveLength(1);
+
+    // The API still answers on the same server.
+    const api = await fetch(`${url}/v2/agent/${job.project_id}/job/${job.id}`);
+    expect(api.status).toBe(401);
+  });
+
+  it('takes deliveries at / too, where the setup flow’s manifest points the app', async () => {
+    t = await startBotHarness({ load: false });
+    t.github.permissions.set('maintainer', 'write');
+    const url = await listen(t);
+    const response = await deliver(url, issueComment(COMMAND, { issue: 30 }), { path: '/' });
+    expect(response.status).toBe(200);
+    expect(t.github.comments.some((comment) => comment.issue === 30 && findJobMarker(comment.body))).toBe(
+      true,
+    );
+  });
+
+  it('serves Probot’s setup flow under /probot when the app is not registered', async () => {
+    t = await startBotHarness({ load: false });
+    process.env.NO_SMEE_SETUP = 'true';
+    try {
+      const setup = lazySetupHandler({ host: '127.0.0.1', port: 0, logger: silentLogger });
+      const url = await listen(t, { setup });
+      const page = await fetch(`${url}/probot`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain('docwright');
+      expect(html).toContain('issue_comment');
+      // Everything else is still the API.
+      expect((await fetch(`${url}/v2/agent/x/job/y`)).status).toBe(401);
+    } finally {
+      delete process.env.NO_SMEE_SETUP;
+    }
+  });
+});
+
+describe('token mode', () => {
+  it('adds an owner/repo project by hand and opens pull requests with the token', async () => {
+    t = await startBotHarness({ mode: 'token' });
+    t.github.permissions.set('maintainer', 'write');
+    const line = await addProject(t.config, process.env, { id: 'site', repository: REPOSITORY, ref: 'main' });
+    expect(line).toBe(`site\t${REPOSITORY}\tmain`);
+    await expect(
+      addProject(t.config, process.env, { id: 'other', repository: 'octo-org/docs-site', ref: 'nope' }),
+    ).rejects.toThrow('The branch "nope" does not exist in octo-org/docs-site');
+
+    const payload = issueComment(COMMAND);
+    delete payload.installation;
+    await t.receive('issue_comment', payload);
+    const status = t.github.comments.find((comment) => findJobMarker(comment.body))!;
+    const job = await t.settle(findJobMarker(status.body)!);
+    expect(job).toMatchObject({ status: 'completed', project_id: 'site' });
+    expect(t.github.pulls).toHaveLength(1);
+    expect(t.github.tokensIssued).toBe(0);
+    expect(
+      t.github.apiCalls().every((call) => call.authorization === `token ${t!.config.github.token}`),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,264 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DocwrightError } from '../src/errors.js';
+import { silentLogger } from '../src/logger.js';
+import { RateLimits } from '../src/server/rate-limits.js';
+import { openDocsChanges } from '../src/store/docs-changes.js';
+import { openStore, type Store } from '../src/store/index.js';
+import { DIALECTS, testDatabases, type TestLocation } from './helpers/postgres.js';
+
+const databases = testDatabases();
+afterAll(() => databases.close());
+
+const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
+const LEASE_MS = 30_000;
+
+/** The same store tests on SQLite and on PostgreSQL: the dialect is the only difference. */
+describe.each(DIALECTS)('store on %s', (dialect) => {
+  let location: TestLocation;
+  let store: Store;
+  const opened: Store[] = [];
+  const open = async () => {
+    const another = await openStore(location);
+    opened.push(another);
+    return another;
+  };
+
+  beforeEach(async () => {
+    location = await databases.create(dialect);
+    store = await open();
+    await store.projects.create({ id: 'docs', repository: '/repo', baseRef: 'main', domain: 'docs' }, at(0));
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((each) => each.close()));
+  });
+
+  const newJob = (id: string, seconds: number) =>
+    store.jobs.create(
+      {
+        id,
+        projectId: 'docs',
+        model: 'builtin',
+        repositoryUrl: 'file:///repo',
+        branch: `docwright/job-${id}`,
+        prompt: `request ${id}`,
+      },
+      at(seconds),
+    );
+
+  it('migrates once: stores opened at the same time on one database all work', async () => {
+    const more = await Promise.all([open(), open(), open()]);
+    for (const each of more) expect(await each.projects.get('docs')).toMatchObject({ id: 'docs' });
+    expect(store.database.dialect).toBe(dialect);
+  });
+
+  it('keeps projects and hashed keys', async () => {
+    await store.projects.create({
+      id: 'app',
+      repository: 'octo/app',
+      baseRef: 'main',
+      forge: 'github',
+      installationId: 2 ** 40 + 7, // a GitHub id past 32 bits comes back as the same number
+    });
+    expect(await store.projects.get('app')).toMatchObject({ forge: 'github', installation_id: 2 ** 40 + 7 });
+    expect((await store.projects.getByDomain('docs'))?.id).toBe('docs');
+    expect((await store.projects.list()).map((project) => project.id)).toEqual(['docs', 'app']);
+    await store.projects.setDisabled('app', true, at(5));
+    expect((await store.projects.get('app'))?.disabled_at).toBe(at(5).toISOString());
+
+    const { key, row } = await store.keys.create({ kind: 'admin', projectId: 'docs' });
+    const found = await store.keys.findByHash(row.hash);
+    expect(found).toEqual(row);
+    expect(key).not.toContain(row.hash);
+    expect(await store.keys.list('assistant')).toEqual([]);
+  });
+
+  it('creates, lists with keyset pages, queues follow-ups and archives jobs', async () => {
+    for (let index = 0; index < 5; index += 1) await newJob(`job${index}`, index);
+    const first = await store.jobs.list('docs', { limit: 2 });
+    expect(first.map((job) => job.id)).toEqual(['job4', 'job3']);
+    const second = await store.jobs.list('docs', {
+      limit: 2,
+      before: { createdAt: first[1]!.created_at, id: first[1]!.id },
+    });
+    expect(second.map((job) => job.id)).toEqual(['job2', 'job1']);
+
+    const reopened = await store.jobs.addMessage('docs', 'job0', 'and more', at(10));
+    expect(reopened).toMatchObject({ status: 'active', updated_at: at(10).toISOString() });
+    expect((await store.jobs.messages('job0')).map((message) => [message.role, message.state])).toEqual([
+      ['user', 'pending'],
+      ['user', 'pending'],
+    ]);
+    await store.jobs.archive('docs', 'job0', at(11));
+    await expect(store.jobs.addMessage('docs', 'job0', 'again')).rejects.toMatchObject({ status: 409 });
+    await expect(store.jobs.addMessage('docs', 'nope', 'again')).rejects.toMatchObject({ status: 404 });
+    expect((await store.jobs.list('docs', { limit: 10, status: 'archived' })).map((job) => job.id)).toEqual([
+      'job0',
+    ]);
+  });
+
+  it('claims the oldest free job under a lease, and a lapsed lease is taken over', async () => {
+    await newJob('older', 1);
+    await newJob('newer', 2);
+    const first = await store.jobs.claim('worker-a', LEASE_MS, at(3));
+    expect(first?.job).toMatchObject({ id: 'older', lease_owner: 'worker-a', attempts: 1 });
+    expect(first?.pending.map((message) => message.content)).toEqual(['request older']);
+    expect((await store.jobs.claim('worker-b', LEASE_MS, at(4)))?.job.id).toBe('newer');
+    expect(await store.jobs.claim('worker-c', LEASE_MS, at(5))).toBeNull();
+
+    expect(await store.jobs.heartbeat('older', 'worker-b', LEASE_MS, at(6))).toBe(false);
+    expect(await store.jobs.heartbeat('older', 'worker-a', LEASE_MS, at(6))).toBe(true);
+    expect(await store.jobs.heartbeat('newer', 'worker-b', LEASE_MS, at(10))).toBe(true);
+    // worker-a dies: no more heartbeats; its lease ends at 36 s and worker-c takes the job over.
+    expect(await store.jobs.claim('worker-c', LEASE_MS, at(35))).toBeNull();
+    const takeover = await store.jobs.claim('worker-c', LEASE_MS, at(37));
+    expect(takeover?.job).toMatchObject({ id: 'older', lease_owner: 'worker-c', attempts: 2 });
+    const finished = await store.jobs.finishRun('older', 'worker-a', {
+      handledMessageIds: [],
+      reply: 'late',
+    });
+    expect(finished).toBe(false); // the dead worker's late write is refused
+  });
+
+  it('finishes a run: handled messages, the reply, completed or still active for a follow-up', async () => {
+    await newJob('job', 1);
+    const claimed = (await store.jobs.claim('worker', LEASE_MS, at(2)))!;
+    await store.jobs.addMessage('docs', 'job', 'a follow-up during the run', at(3));
+    const recorded = await store.jobs.finishRun(
+      'job',
+      'worker',
+      {
+        handledMessageIds: claimed.pending.map((message) => message.id),
+        reply: 'done',
+        prLink: 'https://example.com/pr/1',
+      },
+      at(4),
+    );
+    expect(recorded).toBe(true);
+    expect(await store.jobs.get('docs', 'job')).toMatchObject({
+      status: 'active',
+      pr_link: 'https://example.com/pr/1',
+      lease_owner: null,
+      attempts: 0,
+    });
+    const next = (await store.jobs.claim('worker', LEASE_MS, at(5)))!;
+    expect(next.pending.map((message) => message.content)).toEqual(['a follow-up during the run']);
+    await store.jobs.finishRun('job', 'worker', {
+      handledMessageIds: next.pending.map((message) => message.id),
+      reply: 'it failed',
+      error: 'it failed',
+    });
+    expect(await store.jobs.get('docs', 'job')).toMatchObject({ status: 'failed', error: 'it failed' });
+    expect((await store.jobs.messages('job')).map((message) => message.state)).toEqual([
+      'handled',
+      'handled',
+      null,
+      null,
+    ]);
+  });
+
+  it('gives a job back: after a delay for a retry, at once and uncounted at shutdown', async () => {
+    await newJob('job', 1);
+    await store.jobs.claim('worker', LEASE_MS, at(2));
+    await store.jobs.releaseForRetry('job', 'worker', 4000, at(3));
+    expect(await store.jobs.claim('other', LEASE_MS, at(5))).toBeNull();
+    const retried = await store.jobs.claim('other', LEASE_MS, at(8));
+    expect(retried?.job.attempts).toBe(2);
+    await store.jobs.release('job', 'other');
+    expect(await store.jobs.get('docs', 'job')).toMatchObject({ lease_owner: null, attempts: 1 });
+  });
+
+  it('never hands one job to two workers claiming at once, from several connections', async () => {
+    const stores = [store, await open(), await open()];
+    for (let index = 0; index < 30; index += 1) await newJob(`job${String(index).padStart(2, '0')}`, index);
+    const owners = Array.from({ length: 12 }, (_, index) => `worker-${index}`);
+    const claimedBy = new Map<string, string[]>();
+    await Promise.all(
+      owners.map(async (owner, index) => {
+        const mine = stores[index % stores.length]!;
+        for (;;) {
+          const claimed = await mine.jobs.claim(owner, LEASE_MS, at(100));
+          if (!claimed) return;
+          claimedBy.set(claimed.job.id, [...(claimedBy.get(claimed.job.id) ?? []), owner]);
+        }
+      }),
+    );
+    expect(claimedBy.size).toBe(30);
+    expect([...claimedBy.values()].every((claimers) => claimers.length === 1)).toBe(true);
+  });
+
+  it('keeps assistant threads in order', async () => {
+    await store.threads.create({ id: 'thread_1', projectId: 'docs', domain: 'docs', fp: 'fp' }, at(1));
+    await store.threads.append(
+      'thread_1',
+      [
+        { role: 'user', content: 'q1' },
+        { role: 'assistant', content: 'a1', sources: [{ url: '/a' }] },
+      ],
+      at(2),
+    );
+    await store.threads.append('thread_1', [{ role: 'user', content: 'q2' }], at(3));
+    expect((await store.threads.messages('thread_1', 2)).map((message) => message.content)).toEqual([
+      'a1',
+      'q2',
+    ]);
+    expect((await store.threads.get('thread_1'))?.updated_at).toBe(at(3).toISOString());
+  });
+
+  it('handles a webhook delivery once, whichever connection sees it first', async () => {
+    const other = await open();
+    const claims = await Promise.all([
+      store.bot.claimDelivery('delivery-1', 'issue_comment'),
+      other.bot.claimDelivery('delivery-1', 'issue_comment'),
+    ]);
+    expect(claims.sort()).toEqual([false, true]);
+    await store.bot.releaseDelivery('delivery-1');
+    expect(await other.bot.claimDelivery('delivery-1', 'issue_comment')).toBe(true);
+  });
+
+  it('tells every replica of a docs change, and after a lost connection every project', async () => {
+    const here = await openDocsChanges(store.database, silentLogger);
+    const there = await openDocsChanges((await open()).database, silentLogger);
+    const heard: string[] = [];
+    there.subscribe((projectId) => heard.push(projectId));
+    const hear = async (count: number) => {
+      for (let waited = 0; heard.length < count && waited < 5000; waited += 20) await sleep(20);
+      return heard.splice(0);
+    };
+    try {
+      await here.publish('docs');
+      if (dialect === 'sqlite') {
+        await sleep(100);
+        expect(heard).toEqual([]); // SQLite serves one process: the news stays in it
+        return;
+      }
+      expect(await hear(1)).toEqual(['docs']);
+      // The server drops the listening connection (a restart, a failover): notices sent meanwhile are lost,
+      // so the replica counts every project as changed once it listens again.
+      const dropListeners = sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where query ilike 'listen %' and datname = current_database()`;
+      await dropListeners.execute(store.database.db);
+      expect(await hear(1)).toEqual(['docs']);
+      await here.publish('docs');
+      expect(await hear(1)).toEqual(['docs']);
+    } finally {
+      await here.close();
+      await there.close();
+    }
+  });
+
+  it('counts rate limits together across processes on one database', async () => {
+    const rule = { 'job-create': { points: 3, durationSeconds: 3600 } };
+    const limits = [new RateLimits(store.database, rule), new RateLimits((await open()).database, rule)];
+    const remaining: string[] = [];
+    for (const index of [0, 1, 0]) {
+      remaining.push((await limits[index]!.consume('job-create', 'docs'))['RateLimit-Remaining']);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    const over = await limits[1]!.consume('job-create', 'docs').catch((error: unknown) => error);
+    expect(over).toBeInstanceOf(DocwrightError);
+    expect(over).toMatchObject({ status: 429 });
+    expect(Number((over as DocwrightError).headers['Retry-After'])).toBeGreaterThan(3000);
+  });
+});
