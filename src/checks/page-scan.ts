@@ -4,6 +4,8 @@
  * blanked out. Blanked lines stay in place, so line numbers of what is left are the file's own.
  */
 
+import { esmEnd } from '../docs/mdx-blocks.js';
+
 /** A page split into what the checks read. */
 export interface ScannedPage {
   /** The frontmatter block, when the page starts with `---`. */
@@ -72,20 +74,6 @@ function fenceEnd(lines: string[], start: number, opener: string, closer: RegExp
     if (close && close[1]![0] === opener[0] && close[1]!.length >= opener.length) return index;
   }
   return -1;
-}
-
-/** Last line of an MDX `import`/`export` block: a blank line once its brackets balance. */
-function esmEnd(lines: string[], start: number): number {
-  let depth = 0;
-  for (let index = start; index < lines.length; index += 1) {
-    const line = lines[index]!;
-    if (line.trim() === '' && depth <= 0) return index;
-    for (const character of line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '')) {
-      if ('([{'.includes(character)) depth += 1;
-      else if (')]}'.includes(character)) depth -= 1;
-    }
-  }
-  return lines.length - 1;
 }
 
 /** Replaces every match with spaces, keeping its line breaks (and so every line number). */

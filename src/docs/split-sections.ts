@@ -8,6 +8,8 @@
  * written in MDX do not use them.
  */
 
+import { esmEnd } from './mdx-blocks.js';
+
 /** A run of a section's lines: prose to clean, or a fenced code block kept verbatim. */
 export interface SectionPart {
   code: boolean;
@@ -88,23 +90,6 @@ function fenceEnd(lines: string[], start: number, opener: string): number {
     if (close && close[1]![0] === character && close[1]!.length >= opener.length) return index;
   }
   // CommonMark: an unclosed fence runs to the end of the document.
-  return lines.length - 1;
-}
-
-/**
- * Index of the last line of an MDX ESM block starting at `start`: it ends at a blank line once its
- * brackets balance (an `export const Card = () => (...)` spans many lines, blank ones included).
- */
-function esmEnd(lines: string[], start: number): number {
-  let depth = 0;
-  for (let index = start; index < lines.length; index += 1) {
-    const line = lines[index]!;
-    if (line.trim() === '' && depth <= 0) return index;
-    for (const character of line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '')) {
-      if ('([{'.includes(character)) depth += 1;
-      else if (')]}'.includes(character)) depth -= 1;
-    }
-  }
   return lines.length - 1;
 }
 
