@@ -48843,12 +48843,14 @@ async function handleComment(context, event, instruction) {
         return { kind: 'ignored', reason: denied };
     }
     await acknowledgeComment(octokit, event.thread, event.comment).catch((error) => log.warning(`Could not react to the comment. ${describeError(error, inputs)}`));
-    const found = await threadJob(context, octokit, event);
-    const target = found ? await followUpTarget(context, found.jobId) : null;
-    const adopt = target && found?.commentId ? { commentId: found.commentId, body: found.commentBody } : null;
-    const writer = inputs.comment ? new StatusCommentWriter(octokit, event.thread, adopt) : null;
+    let found;
+    let target;
     let started;
     try {
+        // Finding the thread's job asks the server too (a refused key shows here first): any refusal
+        // up to the start of the job gets its status comment below.
+        found = await threadJob(context, octokit, event);
+        target = found ? await followUpTarget(context, found.jobId) : null;
         started = await startJob(context, instruction, target);
     }
     catch (error) {
@@ -48858,6 +48860,8 @@ async function handleComment(context, event, instruction) {
         await fresh.show({ state: 'failed', jobId: null, reason: describeError(error, inputs) });
         throw error;
     }
+    const adopt = target && found?.commentId ? { commentId: found.commentId, body: found.commentBody } : null;
+    const writer = inputs.comment ? new StatusCommentWriter(octokit, event.thread, adopt) : null;
     return { kind: 'job', run: await followJob(context, started, new StatusSink(context, writer)) };
 }
 /** Why the commenter may not trigger work, or null when they may. Allowed bots are not collaborators, so they skip the check. */
@@ -48989,7 +48993,7 @@ function contextOf(inputs, environment, signal) {
         baseUrl: inputs.baseUrl,
         apiKey: inputs.apiKey,
         userAgent: 'docwright-action',
-        onRetry: ({ error, delayMs }) => log.info(`${describeError(error, inputs)} Retrying in ${Math.ceil(delayMs / 1000)} s.`),
+        onRetry: ({ error, delayMs }) => log.info(`${retryReason(error)}; retrying in ${Math.ceil(delayMs / 1000)} s.`),
     });
     const octokit = inputs.githubToken
         ? createOctokit({ token: inputs.githubToken, baseUrl: environment.apiUrl, log })
@@ -49019,6 +49023,12 @@ async function report(result, inputs) {
     const failure = failureOf(result.run, inputs);
     if (failure)
         setFailed(failure);
+}
+/** A short line for a repeated attempt (describeError's sentences are for the final failure). */
+function retryReason(error) {
+    if (error instanceof ApiError)
+        return `The docwright server answered ${error.status}`;
+    return `The docwright server could not be reached (${error instanceof Error ? error.message : String(error)})`;
 }
 
 

@@ -260,6 +260,18 @@ describe('a /docs comment', () => {
     await expect(runAction(context, issueComment())).rejects.toMatchObject({ status: 429 });
   });
 
+  it('says why in a comment of its own when the server refuses to show the thread job', async () => {
+    const { context } = contextWith();
+    const status = renderStatusComment({ state: 'no-changes', jobId: 'job23', reply: 'Done.' });
+    const writes = commentWrites();
+    commandStart({ comments: [{ id: 77, body: status, user: bot }] })
+      .post(`${REPO}/issues/1/comments`, writes.record)
+      .reply(201, { id: 78 });
+    nock(API).get('/v2/agent/docs/job/job23').reply(401, { error: 'Invalid API key', code: 'unauthorized' });
+    await expect(runAction(context, issueComment())).rejects.toMatchObject({ status: 401 });
+    expect(writes.bodies[0]).toContain('did not accept the API key (401)');
+  });
+
   it('finishes the status comment with the reason when the job fails, and the step fails with it', async () => {
     const { context } = contextWith();
     const writes = commentWrites();

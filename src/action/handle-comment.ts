@@ -40,13 +40,14 @@ export async function handleComment(
   await acknowledgeComment(octokit, event.thread, event.comment).catch((error: unknown) =>
     log.warning(`Could not react to the comment. ${describeError(error, inputs)}`),
   );
-  const found = await threadJob(context, octokit, event);
-  const target = found ? await followUpTarget(context, found.jobId) : null;
-  const adopt = target && found?.commentId ? { commentId: found.commentId, body: found.commentBody } : null;
-  const writer = inputs.comment ? new StatusCommentWriter(octokit, event.thread, adopt) : null;
-
+  let found;
+  let target;
   let started;
   try {
+    // Finding the thread's job asks the server too (a refused key shows here first): any refusal
+    // up to the start of the job gets its status comment below.
+    found = await threadJob(context, octokit, event);
+    target = found ? await followUpTarget(context, found.jobId) : null;
     started = await startJob(context, instruction, target);
   } catch (error) {
     // The request never became (part of) a job: say why in a comment of its own, leaving the
@@ -58,6 +59,8 @@ export async function handleComment(
     await fresh.show({ state: 'failed', jobId: null, reason: describeError(error, inputs) });
     throw error;
   }
+  const adopt = target && found?.commentId ? { commentId: found.commentId, body: found.commentBody } : null;
+  const writer = inputs.comment ? new StatusCommentWriter(octokit, event.thread, adopt) : null;
   return { kind: 'job', run: await followJob(context, started, new StatusSink(context, writer)) };
 }
 

@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import { DocwrightClient } from '../client/index.js';
+import { ApiError, DocwrightClient } from '../client/index.js';
 import type { ActionContext, ActionResult, Log } from './context.js';
 import { describeError } from './describe-error.js';
 import { readEventPayload, readRunnerEnvironment, type RunnerEnvironment } from './environment.js';
@@ -54,7 +54,7 @@ function contextOf(inputs: Inputs, environment: RunnerEnvironment, signal: Abort
     apiKey: inputs.apiKey,
     userAgent: 'docwright-action',
     onRetry: ({ error, delayMs }) =>
-      log.info(`${describeError(error, inputs)} Retrying in ${Math.ceil(delayMs / 1000)} s.`),
+      log.info(`${retryReason(error)}; retrying in ${Math.ceil(delayMs / 1000)} s.`),
   });
   const octokit = inputs.githubToken
     ? createOctokit({ token: inputs.githubToken, baseUrl: environment.apiUrl, log })
@@ -81,4 +81,10 @@ async function report(result: ActionResult, inputs: Inputs): Promise<void> {
   }
   const failure = failureOf(result.run, inputs);
   if (failure) core.setFailed(failure);
+}
+
+/** A short line for a repeated attempt (describeError's sentences are for the final failure). */
+function retryReason(error: unknown): string {
+  if (error instanceof ApiError) return `The docwright server answered ${error.status}`;
+  return `The docwright server could not be reached (${error instanceof Error ? error.message : String(error)})`;
 }
