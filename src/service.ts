@@ -16,6 +16,7 @@ import {
   type GitHubBot,
 } from './bot/index.js';
 import type { Config } from './config.js';
+import { DocwrightError } from './errors.js';
 import { JobService } from './engine/job-service.js';
 import { Worker } from './engine/worker.js';
 import { LocalGitForge } from './forge/local-git.js';
@@ -102,7 +103,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     'assistant-org': { points: config.assistantLimits.projectPerHour, durationSeconds: hour },
     'assistant-ip': { points: config.assistantLimits.ipPerDay, durationSeconds: 24 * hour },
   });
-  const answererFor = overrides.answererFor ?? createAnswererResolver(config);
+  const answererFor = overrides.answererFor ?? createAnswererResolver(config, logger);
   const assistant = new Assistant({
     store,
     indexes,
@@ -131,13 +132,28 @@ export async function createService(config: Config, overrides: ServiceOverrides 
 }
 
 /** Extractive answers for `builtin`; a model through the AI SDK otherwise (one answerer per model). */
-function createAnswererResolver(config: Config): (model: string) => Answerer {
+function createAnswererResolver(config: Config, logger: Logger): (model: string) => Answerer {
   const extractive = new ExtractiveAnswerer();
   const byModel = new Map<string, Answerer>();
   return (model) => {
     let answerer = byModel.get(model);
     if (!answerer) {
-      const languageModelFor = languageModel(model, config.providers);
+      let languageModelFor;
+      try {
+        languageModelFor = languageModel(model, config.providers);
+      } catch (error) {
+        // A project's own model without its provider key: the server's fault, said in the log; the
+        // public client learns only that the assistant cannot answer now.
+        logger.error(
+          { model, reason: error instanceof Error ? error.message : String(error) },
+          'assistant model unavailable',
+        );
+        throw new DocwrightError(
+          503,
+          'internal_error',
+          'The assistant is not available: its model is not configured on the server',
+        );
+      }
       answerer = languageModelFor ? new ModelAnswerer(languageModelFor, model) : extractive;
       byModel.set(model, answerer);
     }

@@ -233,6 +233,17 @@ describe('rate limits (spec 8)', () => {
         );
       }
       expect(messages).toEqual([200, 200, 200, 429]);
+      // A message refused for another reason gives its use back.
+      const other = await t.request('POST', '/v2/agent/other/job', {
+        key: t.otherKey,
+        body: { prompt: 'x' },
+      });
+      await t.request('POST', `/v2/agent/other/job/nope/message`, { key: t.otherKey, body: { prompt: 'x' } });
+      const after = await t.request('POST', `/v2/agent/other/job/${other.body.id}/message`, {
+        key: t.otherKey,
+        body: { prompt: 'x' },
+      });
+      expect(after.headers.get('ratelimit-remaining')).toBe('2');
     } finally {
       await t.cleanup();
     }

@@ -177,6 +177,45 @@ describe('assistant endpoints', () => {
 });
 
 describe('assistant origins, limits and model answers', () => {
+  it('charges no quota for a malformed request, and answers 503 when a project model has no provider key', async () => {
+    const t = await startTestService({ startWorker: false });
+    try {
+      const send = (body: string) =>
+        t.service.app.request(V2, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json' },
+          body,
+        });
+      const first = await send(JSON.stringify(ask('custom domains')));
+      const remaining = Number(first.headers.get('ratelimit-remaining'));
+      await first.text();
+      expect((await send('{bad')).status).toBe(400);
+      const next = await send(JSON.stringify(ask('custom domains')));
+      expect(Number(next.headers.get('ratelimit-remaining'))).toBe(remaining - 1);
+      await next.text();
+
+      await t.service.store.projects.create({
+        id: 'claude',
+        repository: t.repo,
+        baseRef: 'main',
+        domain: 'claude',
+        model: 'anthropic:claude-x',
+      });
+      const key = (
+        await t.service.store.keys.create({ kind: 'assistant', projectId: 'claude', domain: 'claude' })
+      ).key;
+      const unavailable = await t.service.app.request('/discovery/v2/assistant/claude/message', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(ask('custom domains')),
+      });
+      expect(unavailable.status).toBe(503);
+      expect(((await unavailable.json()) as any).error).toMatch(/model is not configured on the server/);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it('allows only the configured origins of a domain', async () => {
     const t = await startTestService({ startWorker: false });
     try {
@@ -277,6 +316,21 @@ describe('assistant origins, limits and model answers', () => {
         errorText: 'The assistant could not finish this answer. Please try again.',
       });
       expect(failed).not.toContain('sk-live-123');
+      // The thread id of the failed answer still continues the conversation.
+      const failedThread = chunks(failed)[0].messageMetadata.threadId;
+      answerer = new ModelAnswerer(model, 'openai:mock');
+      const again = await t.service.app.request(V2, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(ask('try again', { threadId: failedThread })),
+      });
+      expect(again.status).toBe(200);
+      await again.text();
+      // The empty turn the failure left is not sent to the model; the two questions are joined.
+      const lastPrompt = JSON.stringify(prompts.at(-1));
+      expect(lastPrompt).toContain('How do I add a custom domain?');
+      expect(lastPrompt).toContain('try again');
+      answerer = new ModelAnswerer(failing, 'openai:mock');
 
       const v1 = await t.service.app.request(V1, {
         method: 'POST',

@@ -68,17 +68,17 @@ export class Assistant {
       currentPath: request.currentPath,
     });
     const answer = this.options.answererFor(project).answer({ conversation, query, passages, signal });
+    // The thread and the question are stored before the answer streams: the id the client gets in
+    // the first chunk must continue the conversation even when this answer fails or is stopped.
+    if (!request.threadId)
+      await store.threads.create({ id: threadId, projectId: project.id, domain, fp: request.fp });
+    await store.threads.append(threadId, [{ role: 'user', content: question }]);
     return {
       threadId,
       messageId: `msg_${randomString(16, 'abcdefghijklmnopqrstuvwxyz0123456789')}`,
       answer,
       complete: async (text) => {
-        if (!request.threadId)
-          await store.threads.create({ id: threadId, projectId: project.id, domain, fp: request.fp });
-        await store.threads.append(threadId, [
-          { role: 'user', content: question },
-          { role: 'assistant', content: text, sources: answer.sources },
-        ]);
+        await store.threads.append(threadId, [{ role: 'assistant', content: text, sources: answer.sources }]);
       },
     };
   }

@@ -65,7 +65,10 @@ export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
       await archiveClosedPullRequestJob(deps, {
         repository: repository.full_name,
         number: pullRequest.number,
+        htmlUrl: pullRequest.html_url,
         headRef: pullRequest.head.ref,
+        // null when the fork the pull request came from was deleted.
+        headRepository: pullRequest.head.repo?.full_name ?? null,
         body: pullRequest.body,
         merged: pullRequest.merged ?? false,
       });

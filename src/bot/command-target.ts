@@ -1,6 +1,7 @@
 import { findJobMarker, isBot } from '../github/index.js';
 import type { JobRow, ProjectRow } from '../store/index.js';
 import type { CommandComment } from './comment-event.js';
+import { headIsJobBranch, isFromFork } from './job-pull-request.js';
 import type { BotDependencies } from './types.js';
 
 /** What a command in a thread leads to. */
@@ -12,9 +13,10 @@ export type CommandTarget =
 
 /**
  * The job a command continues (issue 4): the job already talking in this thread (the job_threads
- * table), or, on a pull request docwright opened, the job named by the hidden marker in its body.
- * A marker counts only when a bot wrote the body or the head branch is the job's own, so a body
- * someone else wrote cannot steer a command to another job.
+ * table), or, on a pull request a job opened, that job: found by its recorded `prLink`, else by the
+ * hidden marker in the body. A marker counts only on a pull request from the repository itself,
+ * written by a bot or with the job's own branch as its head, so a body someone else wrote (say, on
+ * a fork with a branch named like the job's) cannot steer a command to another job.
  */
 export async function commandTarget(
   deps: BotDependencies,
@@ -30,7 +32,7 @@ export async function commandTarget(
   let job = known ? await deps.store.jobs.get(project.id, known.job_id) : undefined;
   let isJobPullRequest = onItsPullRequest;
   if (!job && comment.pullRequest) {
-    job = await markedJob(deps, project, comment.pullRequest);
+    job = await jobOfPullRequest(deps, project, comment.repository.fullName, comment.pullRequest);
     isJobPullRequest = job !== undefined;
   }
   if (!job) return { kind: 'create' };
@@ -39,15 +41,25 @@ export async function commandTarget(
   return isJobPullRequest ? { kind: 'closed', job } : { kind: 'create' };
 }
 
-async function markedJob(
+async function jobOfPullRequest(
   deps: BotDependencies,
   project: ProjectRow,
+  repository: string,
   pullRequest: NonNullable<CommandComment['pullRequest']>,
 ): Promise<JobRow | undefined> {
+  // A job created through the API, the CLI or the Action has no thread, and in token mode its
+  // pull request's author is the token's user, not a bot; but the job recorded the link of the
+  // pull request it opened, which an issue comment's payload shows: no request needed.
+  if (pullRequest.htmlUrl) {
+    const job = await deps.store.bot.jobWithPullRequest(project.id, pullRequest.htmlUrl);
+    if (job) return job;
+  }
+  // Before the link is recorded (the run that opened the pull request is still going), the marker.
+  if (isFromFork(repository, pullRequest)) return undefined;
   const jobId = findJobMarker(pullRequest.body);
   if (!jobId) return undefined;
   const job = await deps.store.jobs.get(project.id, jobId);
   if (!job) return undefined;
-  const trusted = isBot(pullRequest.author) || pullRequest.headRef === job.branch;
+  const trusted = isBot(pullRequest.author) || headIsJobBranch(repository, pullRequest, job);
   return trusted ? job : undefined;
 }

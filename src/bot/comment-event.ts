@@ -1,5 +1,6 @@
 import type { Context } from 'probot';
 import type { CommentKind, GitHubUser, Thread } from '../github/index.js';
+import type { PullRequestHead } from './job-pull-request.js';
 
 /** A comment that may hold a command, from either event that carries one, in one shape. */
 export interface CommandComment {
@@ -18,8 +19,11 @@ export interface CommandComment {
     /** The GitHub App that wrote the comment, if one did. */
     viaAppId: number | null;
   };
-  /** The pull request the thread is on, as the payload shows it (its body may carry a job marker). */
-  pullRequest: { body: string | null; author: GitHubUser; headRef: string | null } | null;
+  /**
+   * The pull request the thread is on, as the payload shows it: its page (`html_url`, a job's
+   * `prLink`), its body (which may carry a job marker) and, for a review comment, its head.
+   */
+  pullRequest: ({ htmlUrl: string | null; body: string | null; author: GitHubUser } & PullRequestHead) | null;
   /** Where a review comment points: context for the agent. */
   location: { path: string; line: number | null } | null;
 }
@@ -59,9 +63,16 @@ export function fromIssueComment(context: IssueCommentContext): CommandComment {
       association: payload.comment.author_association,
       viaAppId: payload.comment.performed_via_github_app?.id ?? null,
     },
-    // For a pull request, the issue payload's body is the pull request's description.
+    // For a pull request, the issue payload's body is the pull request's description; the
+    // payload does not show the head.
     pullRequest: isPullRequest
-      ? { body: payload.issue.body ?? null, author: user(payload.issue.user), headRef: null }
+      ? {
+          htmlUrl: payload.issue.pull_request?.html_url ?? null,
+          body: payload.issue.body ?? null,
+          author: user(payload.issue.user),
+          headRef: null,
+          headRepository: null,
+        }
       : null,
     location: null,
   };
@@ -92,9 +103,12 @@ export function fromReviewComment(context: ReviewCommentContext): CommandComment
       viaAppId: null,
     },
     pullRequest: {
+      htmlUrl: pullRequest.html_url,
       body: pullRequest.body ?? null,
       author: user(pullRequest.user),
       headRef: pullRequest.head.ref,
+      // null when the fork the pull request came from was deleted.
+      headRepository: pullRequest.head.repo?.full_name ?? null,
     },
     location: {
       path: payload.comment.path,

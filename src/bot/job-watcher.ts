@@ -102,11 +102,13 @@ export class JobWatcher {
         if (rendering && thread.rendered_state !== rendering.key) await this.show(client, thread, rendering);
       }
     } catch (error) {
+      // The threads are left as they were: a thread whose comment was not shown stays older than
+      // the job, so the sweep tries it again (threads shown already were touched by `show`).
       logger.warn({ err: error, job: jobId }, 'updating the status comments failed');
-    } finally {
-      // Looked at, shown or not: the sweep waits for the job's next change before trying again.
-      await store.bot.touchThreads(jobId, this.now()).catch(() => undefined);
+      return;
     }
+    // Every thread shows the job's state: the sweep waits for the job's next change.
+    await store.bot.touchThreads(jobId, this.now()).catch(() => undefined);
   }
 
   /** Edits the thread's comment (or posts it); a comment someone deleted is posted again. */

@@ -1,11 +1,14 @@
 import { findJobMarker } from '../github/index.js';
 import type { JobRow, ProjectRow } from '../store/index.js';
+import { headIsJobBranch, type PullRequestHead } from './job-pull-request.js';
 import type { BotDependencies } from './types.js';
 
 /** The fields of `pull_request.closed` the archive needs. */
-export interface ClosedPullRequest {
+export interface ClosedPullRequest extends PullRequestHead {
   repository: string;
   number: number;
+  /** The pull request's page (`html_url`): a job's `prLink`. */
+  htmlUrl: string;
   headRef: string;
   body: string | null;
   merged: boolean;
@@ -13,8 +16,9 @@ export interface ClosedPullRequest {
 
 /**
  * A job's pull request was closed or merged: the job is archived (`archivedAt` set; spec 2.1). The
- * job is the one whose PR this is (the job_threads table), or the one the hidden marker in the
- * body names, if the head branch is that job's branch; someone else's pull request is left alone.
+ * job is the one whose PR this is (the job_threads table or the job's `prLink`), or the one the
+ * hidden marker in the body names, if the head is that job's branch in this repository (not a
+ * fork's branch of the same name); someone else's pull request is left alone.
  */
 export async function archiveClosedPullRequestJob(
   deps: BotDependencies,
@@ -45,11 +49,15 @@ async function jobOfPullRequest(
     const job = await deps.store.jobs.get(project.id, thread.job_id);
     if (job?.branch === pullRequest.headRef) return job;
   }
-  // Jobs created through the API have no thread: their pull request body carries the marker.
+  // Jobs created through the API have no thread: the job recorded its pull request's link…
+  const linked = await deps.store.bot.jobWithPullRequest(project.id, pullRequest.htmlUrl);
+  if (linked?.branch === pullRequest.headRef) return linked;
+  // …once its run finished; until then the body carries the marker. Anyone can copy a marker and
+  // name a fork's branch like the job's, so only the job's branch in this repository counts.
   const jobId = findJobMarker(pullRequest.body);
   if (!jobId) return undefined;
   const job = await deps.store.jobs.get(project.id, jobId);
-  return job?.branch === pullRequest.headRef ? job : undefined;
+  return job && headIsJobBranch(pullRequest.repository, pullRequest, job) ? job : undefined;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { createTokenOctokit, GitHubForge, parseRepository } from '../forge/github.js';
 import { LocalGitForge } from '../forge/local-git.js';
 import type { GitEnvironment } from '../forge/git-command.js';
+import { parseModelSpec } from '../models.js';
 import { openStore } from '../store/index.js';
 
 export interface ProjectAddOptions {
@@ -25,6 +26,7 @@ export async function addProject(
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(options.id)) {
     throw new Error('--id must be 1–64 letters, digits, dots, dashes or underscores');
   }
+  if (options.model) parseModelSpec(options.model); // throws "Unknown model …: use builtin, openai:<model> or anthropic:<model>"
   const { repository, forge } = await checkRepository(config, environment, options);
   const store = await openStore(config);
   try {

@@ -13,7 +13,10 @@ export function formatCommitMessage(input: {
   runKey: string;
 }): string {
   const title = oneLine(input.title, 72);
-  const body = input.reply.trim();
+  // A model's reply often opens with the very line that became the title: not twice.
+  const reply = input.reply.trim();
+  const [first = '', ...rest] = reply.split('\n');
+  const body = first.trim() === input.title.trim() ? rest.join('\n').trim() : reply;
   return `${title}\n\n${body ? `${body}\n\n` : ''}${JOB_TRAILER}: ${input.jobId}\n${RUN_TRAILER}: ${input.runKey}\n`;
 }
 

@@ -32,7 +32,13 @@ export function agentRoutes({ store, jobs, rateLimits }: AgentRouteDependencies)
     const projectId = c.req.param('projectId') as string;
     const { prompt } = await readJson(c, PromptBodySchema);
     const headers = await rateLimits.consume('job-message', projectId);
-    return c.json(await jobs.message(projectId, c.req.param('id'), prompt), 200, headers);
+    try {
+      return c.json(await jobs.message(projectId, c.req.param('id'), prompt), 200, headers);
+    } catch (error) {
+      // A message to a job that does not exist or is archived was never a use of the limit.
+      await rateLimits.refund('job-message', projectId);
+      throw error;
+    }
   });
 
   app.post('/job/:id/archive', async (c) => {

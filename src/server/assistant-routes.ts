@@ -6,6 +6,7 @@ import type { Assistant } from '../assistant/assistant.js';
 import { dataStreamResponse } from '../assistant/streams/data-stream.js';
 import type { AnswerStreamInput } from '../assistant/streams/types.js';
 import { uiMessageStreamResponse } from '../assistant/streams/ui-message-stream.js';
+import { redactSecrets } from '../agent/sanitize.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { AssistantRequestV1Schema, AssistantRequestV2Schema, conversationOf } from '../protocol/assistant.js';
@@ -55,11 +56,12 @@ export function assistantRoutes(deps: AssistantRouteDependencies) {
     const project = await deps.store.projects.getByDomain(domain);
     if (!project) throw notFound(`No documentation site answers for the domain ${domain}`);
     if (project.disabled_at) throw forbidden(`The documentation site ${domain} is disabled`);
-    const limits = await consumeLimits(deps, c, project, c.get('apiKey').id);
     const schema: z.ZodType<
       z.infer<typeof AssistantRequestV2Schema> | z.infer<typeof AssistantRequestV1Schema>
     > = version === 'v1' ? AssistantRequestV1Schema : AssistantRequestV2Schema;
     const request = await readJson(c, schema);
+    // Counted once the request is known to be valid: a malformed body costs no quota.
+    const limits = await consumeLimits(deps, c, project, c.get('apiKey').id);
     const prepared = await deps.assistant.respond(
       project,
       domain,
@@ -71,7 +73,7 @@ export function assistantRoutes(deps: AssistantRouteDependencies) {
       ...prepared,
       headers: { 'X-Thread-Id': prepared.threadId, ...limits },
       onComplete: (text) => prepared.complete(text),
-      onError: (error) => logger.error({ err: error }, 'assistant answer failed mid-stream'),
+      onError: (error) => logger.error({ err: loggableError(error) }, 'assistant answer failed mid-stream'),
     };
     if (version === 'v2') return uiMessageStreamResponse(input);
     input.headers = {
@@ -123,4 +125,18 @@ function clientAddress(c: Context, trustProxy: boolean): string {
   } catch {
     return 'unknown'; // no socket: a request made in process (tests, app.request)
   }
+}
+
+/**
+ * What of a provider error goes to the log: its name, status and message with secrets redacted.
+ * The rest (response bodies, the prompt sent) may echo keys or hold the reader's question.
+ */
+function loggableError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: redactSecrets(String(error)) };
+  const status = (error as { statusCode?: unknown }).statusCode;
+  return {
+    name: error.name,
+    message: redactSecrets(error.message),
+    ...(typeof status === 'number' ? { status } : {}),
+  };
 }

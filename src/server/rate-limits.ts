@@ -33,6 +33,11 @@ export class RateLimits {
   }
 
   /** Counts one use of `name` for `key`; throws a 429 DocwrightError (with Retry-After) when over. */
+  /** Gives back one use of `name` for `key` (a request refused after it was counted). */
+  async refund(name: string, key: string): Promise<void> {
+    await this.limiters.get(name)?.limiter.reward(key, 1);
+  }
+
   async consume(name: string, key: string): Promise<RateLimitHeaders> {
     const entry = this.limiters.get(name);
     if (!entry) throw new Error(`Unknown rate limit ${name}`);

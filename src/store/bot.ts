@@ -111,6 +111,21 @@ export class BotStore {
     return this.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
   }
 
+  /**
+   * The job whose pull request is at `link` (the `html_url` GitHub answered when the job opened
+   * it, kept as the job's `prLink`): docwright wrote that link itself, so unlike a marker in a pull
+   * request body it cannot be forged. The newest job wins if two ever shared a pull request.
+   */
+  async jobWithPullRequest(projectId: string, link: string): Promise<JobRow | undefined> {
+    return this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where(sql<string>`lower(pr_link)`, '=', link.toLowerCase())
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+  }
+
   async threadsOfJob(jobId: string): Promise<JobThreadRow[]> {
     return this.db.selectFrom('job_threads').selectAll().where('job_id', '=', jobId).orderBy('id').execute();
   }

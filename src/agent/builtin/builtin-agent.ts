@@ -23,7 +23,7 @@ export class BuiltinAgent implements Agent {
   readonly model = 'builtin';
 
   async run(input: AgentRunInput): Promise<AgentResult> {
-    const site = new DocsSite(input.files, input.docsRoot);
+    const site = new DocsSite(input.files, input.docsRoot, input.isSymlink);
     const outcomes: EditOutcome[] = [];
     for (const instruction of input.instructions) {
       input.signal.throwIfAborted();

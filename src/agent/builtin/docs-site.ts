@@ -22,13 +22,17 @@ export class DocsSite {
   constructor(
     readonly files: Overlay,
     docsRoot: string,
+    /** Whether a path is a symlink in the snapshot: such a page is never edited (no writing through links). */
+    private readonly isSymlink: (path: string) => boolean = () => false,
   ) {
     this.root = normalizeRoot(docsRoot);
   }
 
   /** Repository paths of the Markdown and MDX files the agent may read and edit, sorted. */
   markdownFiles(): string[] {
-    return this.files.list(this.root).filter((file) => MARKDOWN_FILE.test(file) && this.isWritable(file));
+    return this.files
+      .list(this.root)
+      .filter((file) => MARKDOWN_FILE.test(file) && this.isWritable(file) && !this.isSymlink(file));
   }
 
   /** The repository path of a path relative to the docs root. */

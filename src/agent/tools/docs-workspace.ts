@@ -60,7 +60,7 @@ export class DocsWorkspace {
   }
 
   write(path: string, content: string): string {
-    const file = this.guard.resolve(path);
+    const file = this.writable(this.guard.resolve(path), path);
     const clean = redactSecrets(content);
     const bytes = Buffer.byteLength(clean);
     this.budget.assertWrite(file, bytes);
@@ -72,7 +72,7 @@ export class DocsWorkspace {
   }
 
   async edit(path: string, oldText: string, newText: string): Promise<string> {
-    const file = this.existing(path);
+    const file = this.writable(this.existing(path), path);
     if (oldText === '') throw new ToolRefusal('oldText is empty; give the exact text to replace');
     if (oldText === newText) throw new ToolRefusal('oldText and newText are the same; nothing to change');
     const content = await this.files.read(file);
@@ -100,7 +100,7 @@ export class DocsWorkspace {
   }
 
   delete(path: string): string {
-    const file = this.existing(path);
+    const file = this.writable(this.existing(path), path);
     this.budget.assertNewFiles([file]);
     this.files.delete(file);
     this.budget.record(file, 0);
@@ -109,8 +109,8 @@ export class DocsWorkspace {
   }
 
   async move(from: string, to: string): Promise<string> {
-    const source = this.existing(from);
-    const target = this.guard.resolve(to);
+    const source = this.writable(this.existing(from), from);
+    const target = this.writable(this.guard.resolve(to), to);
     if (this.files.exists(target))
       throw new ToolRefusal(`${to} already exists; delete it first or pick another name`);
     const bytes = (await this.files.readBuffer(source)).length;
@@ -121,6 +121,11 @@ export class DocsWorkspace {
     this.budget.record(target, bytes);
     this.log.push(`moved ${from} to ${to}`);
     return `Moved ${from} to ${to}. Update the links and navigation entries that pointed to the old path.`;
+  }
+
+  private writable(file: string, path: string): string {
+    this.guard.assertWritable(file, path);
+    return file;
   }
 
   /** The repository path of an existing file, or a refusal naming the problem. */

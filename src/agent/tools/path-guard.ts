@@ -42,6 +42,19 @@ export class PathGuard {
     return repoPath;
   }
 
+  /**
+   * Refuses writes that are not docs: dot-files (`.gitattributes`, `.gitmodules` steer git itself)
+   * and the agent's own instructions (`AGENTS.md`), which a merged change would feed into the
+   * prompts of later runs.
+   */
+  assertWritable(repoPath: string, docsPath: string): void {
+    const name = repoPath.split('/').at(-1) ?? '';
+    if (name.startsWith('.'))
+      throw new ToolRefusal(`Refused ${docsPath}: dot-files are not docs and are off limits`);
+    if (name === 'AGENTS.md')
+      throw new ToolRefusal(`Refused ${docsPath}: AGENTS.md holds the agent's instructions; people edit it`);
+  }
+
   /** The docs-relative path of a repository path, or undefined when it is outside the docs root. */
   docsPath(repoPath: string): string | undefined {
     if (this.root === '') return repoPath;

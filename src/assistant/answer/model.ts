@@ -24,9 +24,7 @@ export class ModelAnswerer implements Answerer {
     const result = streamText({
       model: this.model,
       system: `${SYSTEM}\n\n${formatPassages(input.passages, sources)}`,
-      messages: input.conversation
-        .slice(-12)
-        .map((turn): ModelMessage => ({ role: turn.role, content: turn.text })),
+      messages: modelMessages(input.conversation.slice(-12)),
       abortSignal: input.signal,
       maxOutputTokens: 1024,
       // Errors surface through fullStream (textOf throws them) and are logged by the route, not here.
@@ -34,6 +32,24 @@ export class ModelAnswerer implements Answerer {
     });
     return { sources, text: textOf(result.fullStream) };
   }
+}
+
+/**
+ * The conversation as model messages: empty turns dropped (an answer that failed or was stopped
+ * leaves one, and providers such as Anthropic refuse empty text) and turns of one role in a row
+ * joined, since providers expect the roles to alternate.
+ */
+export function modelMessages(turns: { role: 'user' | 'assistant'; text: string }[]): ModelMessage[] {
+  const messages: { role: 'user' | 'assistant'; content: string }[] = [];
+  for (const turn of turns) {
+    const text = turn.text.trim();
+    if (text === '') continue;
+    const last = messages.at(-1);
+    if (last?.role === turn.role) last.content = `${last.content}\n\n${text}`;
+    else messages.push({ role: turn.role, content: text });
+  }
+  while (messages[0]?.role === 'assistant') messages.shift();
+  return messages;
 }
 
 /** The text deltas of a model stream; a provider error is thrown, not swallowed into an empty answer. */
