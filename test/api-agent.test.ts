@@ -199,6 +199,11 @@ describe('agent job API', () => {
     expect(body.components.schemas.Job.properties.status).toEqual({ $ref: '#/components/schemas/JobStatus' });
     expect(body.components.schemas.JobStatus.enum).toEqual(['active', 'completed', 'archived', 'failed']);
     expect(JSON.stringify(body)).not.toContain('$defs');
+    expect(
+      body.paths['/discovery/v2/assistant/{domain}/message'].post.requestBody.content['application/json']
+        .schema,
+    ).toEqual({ $ref: '#/components/schemas/AssistantRequestV2' });
+    expect(body.paths['/discovery/v1/assistant/{domain}/message'].post.deprecated).toBe(true);
   });
 });
 

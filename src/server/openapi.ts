@@ -6,6 +6,7 @@ import {
   JobStatusSchema,
   PromptBodySchema,
 } from '../protocol/agent-job.js';
+import { AssistantRequestV1Schema, AssistantRequestV2Schema } from '../protocol/assistant.js';
 import { ErrorBodySchema } from '../protocol/error.js';
 
 /** Every schema a reference can point at: each becomes a component, so no `$defs` are left over. */
@@ -16,6 +17,8 @@ const schemas = {
   JobMessage: JobMessageSchema,
   PromptBody: PromptBodySchema,
   Error: ErrorBodySchema,
+  AssistantRequestV2: AssistantRequestV2Schema,
+  AssistantRequestV1: AssistantRequestV1Schema,
 };
 
 const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
@@ -112,7 +115,37 @@ export function openApiDocument(version = '0.1.0') {
           },
         },
       },
+      '/discovery/v2/assistant/{domain}/message': assistantPath(
+        'AssistantRequestV2',
+        'text/event-stream',
+        'AI SDK 5+ UI message stream (SSE); threadId in messageMetadata of start and finish, and in X-Thread-Id',
+      ),
+      '/discovery/v1/assistant/{domain}/message': assistantPath(
+        'AssistantRequestV1',
+        'text/plain',
+        'AI SDK 4 data stream (deprecated); threadId in the 8: annotation, the d: part and X-Thread-Id',
+      ),
       '/healthz': { get: { summary: 'Liveness', security: [], responses: { '200': { description: 'ok' } } } },
+    },
+  };
+}
+
+/** An assistant endpoint: assistant key, JSON request, a stream answer (spec 4.4, 4.5). */
+function assistantPath(request: 'AssistantRequestV2' | 'AssistantRequestV1', type: string, stream: string) {
+  return {
+    post: {
+      summary:
+        request === 'AssistantRequestV1'
+          ? 'Ask the documentation assistant (deprecated v1)'
+          : 'Ask the documentation assistant',
+      ...(request === 'AssistantRequestV1' ? { deprecated: true } : {}),
+      description: 'Authorization: Bearer <assistant key, svc_dsc_…>. Answers CORS preflights.',
+      parameters: [{ name: 'domain', in: 'path', required: true, schema: { type: 'string' } }],
+      requestBody: { required: true, content: json(request) },
+      responses: {
+        '200': { description: stream, content: { [type]: { schema: { type: 'string' } } } },
+        ...errors(400, 401, 403, 404, 413, 429),
+      },
     },
   };
 }
