@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DocwrightError } from '../src/errors.js';
 import { silentLogger } from '../src/logger.js';
 import { RateLimits } from '../src/server/rate-limits.js';
@@ -168,6 +168,23 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     await store.jobs.release('job', 'other');
     expect(await store.jobs.get('docs', 'job')).toMatchObject({ lease_owner: null, attempts: 1 });
   });
+
+  it.runIf(dialect === 'postgres')(
+    "keeps leases on the database's clock: a replica whose own clock runs fast takes no live lease",
+    async () => {
+      await newJob('live', 1);
+      expect((await store.jobs.claim('replica-a', LEASE_MS))?.job.id).toBe('live');
+      const other = await open();
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + 5 * 60_000); // this replica's clock is five minutes ahead
+        expect(await other.jobs.claim('replica-b', LEASE_MS)).toBeNull();
+        expect(await store.jobs.heartbeat('live', 'replica-a', LEASE_MS)).toBe(true);
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it('never hands one job to two workers claiming at once, from several connections', async () => {
     const stores = [store, await open(), await open()];

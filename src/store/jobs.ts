@@ -154,10 +154,23 @@ export class JobStore {
    * crashed worker's job is taken over). Two workers, in one process or several replicas, never
    * hold the same job: SQLite claims with a compare-and-set UPDATE, PostgreSQL with a row lock.
    */
-  async claim(owner: string, leaseMs: number, now = new Date()): Promise<ClaimedJob | null> {
+  async claim(owner: string, leaseMs: number, now?: Date): Promise<ClaimedJob | null> {
+    const clock = await this.leaseClock(now);
     return this.dialect === 'postgres'
-      ? this.claimSkipLocked(owner, leaseMs, now)
-      : this.claimCompareAndSet(owner, leaseMs, now);
+      ? this.claimSkipLocked(owner, leaseMs, clock)
+      : this.claimCompareAndSet(owner, leaseMs, clock);
+  }
+
+  /**
+   * The time leases are written and compared in. On PostgreSQL, the database's clock: replicas on
+   * several machines then agree on when a lease has run out, whatever their own clocks say. SQLite
+   * is one machine's file, so its own clock is the one clock.
+   */
+  private async leaseClock(now: Date | undefined): Promise<Date> {
+    if (now) return now;
+    if (this.dialect !== 'postgres') return new Date();
+    const { rows } = await sql<{ now: Date | string }>`select now() as now`.execute(this.db);
+    return new Date(rows[0]?.now ?? Date.now());
   }
 
   /**
@@ -234,7 +247,8 @@ export class JobStore {
   }
 
   /** Extends the lease; false when this worker no longer holds it (the run must stop). */
-  async heartbeat(id: string, owner: string, leaseMs: number, now = new Date()): Promise<boolean> {
+  async heartbeat(id: string, owner: string, leaseMs: number, at?: Date): Promise<boolean> {
+    const now = await this.leaseClock(at);
     const result = await this.db
       .updateTable('jobs')
       .set({ lease_expires_at: iso(new Date(now.getTime() + leaseMs)) })
@@ -295,7 +309,8 @@ export class JobStore {
   }
 
   /** Gives the job back after a transient error: it is claimable again after `delayMs`. */
-  async releaseForRetry(id: string, owner: string, delayMs: number, now = new Date()): Promise<void> {
+  async releaseForRetry(id: string, owner: string, delayMs: number, at?: Date): Promise<void> {
+    const now = await this.leaseClock(at);
     await this.db
       .updateTable('jobs')
       .set({
