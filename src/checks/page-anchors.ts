@@ -1,4 +1,4 @@
-import { proseToText } from '../docs/mdx-text.js';
+import { headingText } from '../docs/mdx-text.js';
 import { createSlugger, slugify } from '../docs/slug.js';
 import type { ScannedPage } from './page-scan.js';
 
@@ -55,13 +55,4 @@ export function hasAnchor(anchors: ReadonlySet<string>, anchor: string): boolean
 
 function skeleton(anchor: string): string {
   return anchor.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-}
-
-/** Heading text as a reader sees it (the same cleaning the docs index applies to headings). */
-function headingText(heading: string): string {
-  return proseToText(heading)
-    .replace(/`+/g, '')
-    .replace(/(\*\*|__|\*|_)(\S(?:.*?\S)?)\1/g, '$2')
-    .replace(/\s+/g, ' ')
-    .trim();
 }

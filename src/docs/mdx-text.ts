@@ -152,3 +152,12 @@ function findClosingRun(source: string, from: number, length: number): number {
   }
   return -1;
 }
+
+/** Heading text as a reader sees it: no tags, no link syntax, no code or emphasis markers. */
+export function headingText(heading: string): string {
+  return proseToText(heading)
+    .replace(/`+/g, '')
+    .replace(/(\*\*|__|\*|_)(\S(?:.*?\S)?)\1/g, '$2')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

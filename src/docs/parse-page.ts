@@ -1,5 +1,5 @@
 import { readFrontmatter } from './frontmatter.js';
-import { proseToText } from './mdx-text.js';
+import { headingText, proseToText } from './mdx-text.js';
 import { createSlugger } from './slug.js';
 import { splitSections, type RawSection } from './split-sections.js';
 import type { DocsFile, DocsPage, DocsSection } from './types.js';
@@ -55,15 +55,6 @@ function sectionBody(section: RawSection): string {
     .map((part) => (part.code ? dedent(part.text) : proseToText(part.text)))
     .filter((text) => text !== '')
     .join('\n\n');
-}
-
-/** Heading text as a reader sees it: no tags, no link syntax, no code or emphasis markers. */
-function headingText(heading: string): string {
-  return proseToText(heading)
-    .replace(/`+/g, '')
-    .replace(/(\*\*|__|\*|_)(\S(?:.*?\S)?)\1/g, '$2')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 /** Removes the indentation shared by all lines of a code block (components indent their children). */
