@@ -6,24 +6,16 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examplePayload, startGitHubRecorder, type GitHubRecorder } from './helpers/github-recorder.js';
+import { freePort } from './helpers/free-port.js';
 
 const run = promisify(execFile);
 const DIST = path.resolve('dist/index.js');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0);
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** `docwright serve` on a fresh data dir: its banner prints the demo project's admin key. */
 async function serve(dataDir: string, port: number): Promise<{ child: ChildProcess; adminKey: string }> {

@@ -1,11 +1,11 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './helpers/free-port.js';
 
 const run = promisify(execFile);
 const CLI = ['--import', 'tsx', 'src/cli.ts'];
@@ -14,14 +14,6 @@ function docwright(dataDir: string, ...args: string[]) {
   return run(process.execPath, [...CLI, '--data-dir', dataDir, ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent' },
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0);
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts `docwright serve` and collects its stdout until the banner is complete. */

@@ -1,6 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,6 +24,7 @@ import {
   WEBHOOK_SECRET,
 } from './fixtures/bot/harness.js';
 import { startPostgres, type TestPostgres } from './helpers/postgres.js';
+import { freePort } from './helpers/free-port.js';
 
 const run = promisify(execFile);
 const CLI = ['--import', 'tsx', 'src/cli.ts'];
@@ -256,12 +256,4 @@ async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<Replica> 
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
   });
   return { child, url: `http://127.0.0.1:${port}`, alive: true };
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => probe.once('listening', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }

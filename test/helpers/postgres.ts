@@ -11,11 +11,11 @@
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from './free-port.js';
 
 const run = promisify(execFile);
 
@@ -173,12 +173,4 @@ function binDirectory(): string {
   throw new Error(
     'PostgreSQL is not installed: `apt-get install postgresql` (what .ci/run does), or set DOCWRIGHT_TEST_DATABASE_URL',
   );
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => probe.once('listening', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
