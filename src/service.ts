@@ -80,8 +80,10 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     logger,
     concurrency: config.workers,
     leaseMs: config.leaseMs,
-    onRunFinished: (projectId) => void docsChanges.publish(projectId),
-    onRunRecorded: (jobId) => github?.watcher.notify(jobId),
+    onRunRecorded: ({ jobId, projectId, succeeded }) => {
+      if (succeeded) void docsChanges.publish(projectId);
+      github?.watcher.notify(jobId);
+    },
     ...(githubAccess ? { pullRequestBody: createPullRequestBody(store) } : {}),
   });
   const jobs = new JobService({ store, forge, defaultModel: config.model, onQueued: () => worker.wake() });

@@ -16,10 +16,11 @@ export interface WorkerOptions extends RunDependencies {
   maxAttempts?: number;
   /** How long stop() lets running jobs finish before it interrupts them. */
   shutdownGraceMs?: number;
-  /** Told after every recorded run: the project's docs may have changed (the assistant re-indexes). */
-  onRunFinished?: (projectId: string) => void;
-  /** Told after a run's outcome is recorded, success or failure (the app updates status comments). */
-  onRunRecorded?: (jobId: string, projectId: string) => void;
+  /**
+   * Told after a run's outcome is recorded: the app updates the job's status comments, and after a
+   * successful run the assistant looks at the project's docs again.
+   */
+  onRunRecorded?: (run: { jobId: string; projectId: string; succeeded: boolean }) => void;
 }
 
 /**
@@ -119,8 +120,7 @@ export class Worker {
       logger.info({ attempt: job.attempts, messages: claimed.pending.length }, 'run started');
       const outcome = await runJob({ ...this.options, logger }, project, claimed, history, controller.signal);
       const recorded = await this.options.store.jobs.finishRun(job.id, this.id, outcome);
-      this.options.onRunFinished?.(job.project_id);
-      this.options.onRunRecorded?.(job.id, job.project_id);
+      this.options.onRunRecorded?.({ jobId: job.id, projectId: job.project_id, succeeded: true });
       logger.info({ prLink: outcome.prLink, recorded }, 'run finished');
     } catch (error) {
       await this.handleFailure(claimed, controller.signal, error, logger);
@@ -147,7 +147,7 @@ export class Worker {
           reply: `The job failed: ${reason}`,
           error: reason,
         });
-        this.options.onRunRecorded?.(job.id, job.project_id);
+        this.options.onRunRecorded?.({ jobId: job.id, projectId: job.project_id, succeeded: false });
       } else {
         const delayMs = Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
         logger.warn({ err: error, retryInMs: delayMs }, 'run hit a transient error; retrying');
