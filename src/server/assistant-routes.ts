@@ -28,12 +28,17 @@ const V1_DEPRECATED_AT = `@${Date.UTC(2026, 0, 1) / 1000}`;
 
 /** Spec 4.4 and 4.5, mounted at /discovery: the assistant endpoints for AI SDK chat clients. */
 export function assistantRoutes(deps: AssistantRouteDependencies) {
-  const app = new Hono<{ Variables: AuthVariables }>();
+  const app = new Hono<{ Variables: AuthVariables & { project: ProjectRow | undefined } }>();
   const path = '/:version{v[12]}/assistant/:domain/message';
+  // The domain's project is read once per request: CORS needs its origins, the handler the rest.
+  app.use(path, async (c, next) => {
+    c.set('project', await deps.store.projects.getByDomain(c.req.param('domain') ?? ''));
+    await next();
+  });
   app.use(
     path,
     cors({
-      origin: async (origin, c) => allowedOrigin(deps.store, c.req.param('domain') ?? '', origin),
+      origin: (origin, c) => allowedOrigin(c.get('project') as ProjectRow | undefined, origin),
       allowMethods: ['POST', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type'],
       exposeHeaders: [
@@ -53,7 +58,7 @@ export function assistantRoutes(deps: AssistantRouteDependencies) {
     const domain = c.req.param('domain');
     if (c.get('apiKey').domain !== domain)
       throw forbidden(`This assistant key does not belong to the domain ${domain}`);
-    const project = await deps.store.projects.getByDomain(domain);
+    const project = c.get('project');
     if (!project) throw notFound(`No documentation site answers for the domain ${domain}`);
     if (project.disabled_at) throw forbidden(`The documentation site ${domain} is disabled`);
     const schema: z.ZodType<
@@ -86,8 +91,7 @@ export function assistantRoutes(deps: AssistantRouteDependencies) {
   return app;
 }
 
-async function allowedOrigin(store: Store, domain: string, origin: string): Promise<string | null> {
-  const project = await store.projects.getByDomain(domain);
+function allowedOrigin(project: ProjectRow | undefined, origin: string): string | null {
   const allowed =
     project?.allowed_origins
       ?.split(',')
