@@ -5,8 +5,12 @@ import { checkCommand } from './cli/check-command.js';
 import { addProject, createKey, listProjects } from './cli/local-commands.js';
 import { jobCreate, jobMessage, remote, type RemoteOptions, type WaitOptions } from './cli/job-commands.js';
 import { runServe } from './cli/serve.js';
-import { ApiError } from './client/index.js';
+import { ApiError, ApiUnreachableError } from './client/index.js';
 import { loadConfig, type Config } from './config.js';
+
+/** Every command's --help ends with examples that can be pasted as they are. */
+const examples = (...lines: string[]): string =>
+  `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}`;
 
 /** The command line (DESIGN, "Command line and settings"): the only place besides config.ts that reads process.env. */
 const program = new Command()
@@ -16,7 +20,15 @@ const program = new Command()
     '--data-dir <dir>',
     'where the database and demo repository live (DOCWRIGHT_DATA_DIR, default .docwright)',
   )
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .addHelpText(
+    'after',
+    examples(
+      'npx docwright serve            # inside a clone; `npm link` puts docwright on PATH',
+      'docwright project list',
+      'docwright job create --project demo --key svc_... \'replace "Acme Cloud" with "Acme"\'',
+    ),
+  );
 
 const config = (extra: Partial<Pick<Config, 'port' | 'host'>> = {}): Config =>
   loadConfig(process.env, { dataDir: program.opts<{ dataDir?: string }>().dataDir, ...extra });
@@ -30,9 +42,16 @@ program
   .description('run the API and the job worker (and the demo project on a first start)')
   .option('--port <n>', 'port to listen on (PORT, default 3000)', port)
   .option('--host <host>', 'address to listen on (HOST, default all)')
+  .addHelpText(
+    'after',
+    examples('docwright serve', 'docwright --data-dir /var/lib/docwright serve --port 8080'),
+  )
   .action(async (options: { port?: number; host?: string }) => runServe(config(options), process.env));
 
-const project = program.command('project').description('manage projects (repositories the agent works on)');
+const project = program
+  .command('project')
+  .description('manage projects (repositories the agent works on)')
+  .addHelpText('after', examples('docwright project list', 'docwright project add --help'));
 project
   .command('add')
   .description('add a project backed by a local git repository')
@@ -49,21 +68,31 @@ project
     '--allowed-origins <list>',
     'browser origins allowed to call the assistant, comma-separated (default: any)',
   )
+  .addHelpText(
+    'after',
+    examples(
+      'docwright project add --id handbook --repository ~/src/handbook --ref main --docs-root docs --domain handbook',
+      'docwright project add --id site --repository acme/site --ref main   # GitHub, token mode',
+    ),
+  )
   .action(async (options: Parameters<typeof addProject>[2]) =>
     print(await addProject(config(), process.env, options)),
   );
 project
   .command('list')
   .description('list projects, one a line, id first')
+  .addHelpText('after', examples('docwright project list'))
   .action(async () => print(await listProjects(config())));
 
 program
   .command('key')
   .description('manage API keys')
+  .addHelpText('after', examples('docwright key create --project demo'))
   .command('create')
   .description('create an admin key (--project) or an assistant key (--domain); printed once')
   .option('--project <id>', 'project of a new admin key (svc_)')
   .option('--domain <name>', 'domain of a new assistant key (svc_dsc_)')
+  .addHelpText('after', examples('docwright key create --project demo', 'docwright key create --domain demo'))
   .action(async (options: { project?: string; domain?: string }) =>
     print(await createKey(config(), options)),
   );
@@ -72,6 +101,10 @@ const job = program
   .command('job')
   .description(
     'talk to a running server (--url, --key, --project or DOCWRIGHT_URL, DOCWRIGHT_KEY, DOCWRIGHT_PROJECT)',
+  )
+  .addHelpText(
+    'after',
+    examples('docwright job list --project demo --key svc_...', 'docwright job create --help'),
   );
 const withRemote = (command: Command) =>
   command
@@ -85,11 +118,19 @@ const withWait = (command: Command) =>
 
 withWait(withRemote(job.command('create').argument('<prompt...>', 'the instruction')))
   .description('create a job')
+  .addHelpText(
+    'after',
+    examples(
+      'docwright job create --project demo --key svc_... \'replace "Acme Cloud" with "Acme"\'',
+      'DOCWRIGHT_KEY=svc_... DOCWRIGHT_PROJECT=demo docwright job create --wait \'add a page guides/faq titled "FAQ"\'',
+    ),
+  )
   .action(async (words: string[], options: RemoteOptions & WaitOptions) =>
     printJson(await jobCreate(remote(options, process.env), words.join(' '), options)),
   );
 withRemote(job.command('get').argument('<id>'))
   .description('show a job and its messages')
+  .addHelpText('after', examples('docwright job get --project demo --key svc_... k3n5p7q9r2s4t6u8v2wx'))
   .action(async (id: string, options: RemoteOptions) => {
     const target = remote(options, process.env);
     printJson(await target.client.getJob(target.projectId, id));
@@ -98,11 +139,16 @@ withWait(
   withRemote(job.command('message').argument('<id>').argument('<prompt...>', 'the follow-up instruction')),
 )
   .description('send a follow-up message to a job')
+  .addHelpText(
+    'after',
+    examples('docwright job message --wait k3n5p7q9r2s4t6u8v2wx \'append a section "Limits" to quickstart\''),
+  )
   .action(async (id: string, words: string[], options: RemoteOptions & WaitOptions) =>
     printJson(await jobMessage(remote(options, process.env), id, words.join(' '), options)),
   );
 withRemote(job.command('list'))
   .description('list jobs, newest first')
+  .addHelpText('after', examples('docwright job list --project demo --key svc_... --limit 5'))
   .option('--limit <n>', 'jobs per page (1–100)', '20')
   .option('--cursor <cursor>', 'the nextCursor of a previous page')
   .action(async (options: RemoteOptions & { limit: string; cursor?: string }) => {
@@ -120,6 +166,7 @@ program
   .description('check a docs folder on disk: frontmatter, MDX syntax, internal links and anchors, navigation')
   .argument('[path]', 'the folder to check (a repository or a docs folder)', '.')
   .option('--docs-root <dir>', 'folder of the docs inside PATH (default: PATH itself)')
+  .addHelpText('after', examples('docwright check docs', 'docwright check . --docs-root docs'))
   .action(async (folder: string, options: { docsRoot?: string }) => {
     const result = await checkCommand(folder, options);
     print(result.output);
@@ -140,11 +187,13 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message =
-    error instanceof ApiError
-      ? `${error.message} (HTTP ${error.status})`
-      : error instanceof Error
-        ? error.message
-        : String(error);
+    error instanceof ApiUnreachableError
+      ? `${error.message}.\nIs \`docwright serve\` running there? Start it, or pass --url (or set DOCWRIGHT_URL) with the server's address.`
+      : error instanceof ApiError
+        ? `${error.message} (HTTP ${error.status})`
+        : error instanceof Error
+          ? error.message
+          : String(error);
   process.stderr.write(`docwright: ${message}\n`);
   process.exit(1);
 });

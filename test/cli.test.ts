@@ -171,3 +171,60 @@ describe('project and key commands', () => {
     }
   });
 });
+
+describe('help and an unreachable server', () => {
+  it('shows an example in the --help of every command', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-cli-'));
+    try {
+      const commands = [
+        [],
+        ['serve'],
+        ['project'],
+        ['project', 'add'],
+        ['project', 'list'],
+        ['key'],
+        ['key', 'create'],
+        ['job'],
+        ['job', 'create'],
+        ['job', 'get'],
+        ['job', 'message'],
+        ['job', 'list'],
+        ['check'],
+      ];
+      const helps = await Promise.all(commands.map((command) => docwright(dataDir, ...command, '--help')));
+      helps.forEach(({ stdout }, index) =>
+        expect(stdout, `docwright ${commands[index]?.join(' ')} --help`).toMatch(
+          /\nExamples:\n {2}\$ (npx )?docwright /,
+        ),
+      );
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('names the server it could not reach and what to check, without retrying', async () => {
+    const port = await freePort(); // nothing listens there
+    const started = Date.now();
+    const failure = docwright(
+      os.tmpdir(),
+      'job',
+      'get',
+      'k3n5p7q9r2s4t6u8v2wx',
+      '--url',
+      `http://127.0.0.1:${port}`,
+      '--key',
+      'svc_example',
+      '--project',
+      'demo',
+    );
+    await expect(failure).rejects.toMatchObject({
+      stderr: expect.stringMatching(
+        new RegExp(
+          `^docwright: Could not reach the docwright server at http://127\\.0\\.0\\.1:${port}: connect ECONNREFUSED .+\\.\\nIs \`docwright serve\` running there\\? Start it, or pass --url \\(or set DOCWRIGHT_URL\\)`,
+        ),
+      ),
+    });
+    // The client's backoff would add several seconds; what is left is the process's own start.
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+});

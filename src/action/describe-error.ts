@@ -1,4 +1,4 @@
-import { ApiError, ApiTimeoutError } from '../client/index.js';
+import { ApiError, ApiTimeoutError, ApiUnreachableError } from '../client/index.js';
 import { ActionError } from './action-error.js';
 
 /** What the sentences may name: never the key itself. */
@@ -21,8 +21,8 @@ export function describeError(error: unknown, context: ErrorContext): string {
     return `The server at ${context.baseUrl} answered with something that is not a docwright job; check that \`base-url\` points at a docwright server.`;
   const github = gitHubStatus(error);
   if (github) return describeGitHubError(github);
-  if (error instanceof TypeError)
-    return `Could not reach the docwright server at ${context.baseUrl}: ${causeOf(error)}. Check \`base-url\` and that the server is reachable from the runner.`;
+  if (error instanceof ApiUnreachableError)
+    return `${error.message}. Check \`base-url\` and that the server is reachable from the runner.`;
   return `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
@@ -71,10 +71,4 @@ function describeGitHubError(failure: GitHubFailure): string {
   if (failure.status === 401 || failure.status === 403)
     return `GitHub refused ${request} (${failure.status}: ${failure.message}). Give the workflow \`permissions: issues: write, pull-requests: write\`, or pass a \`github-token\` that has them.`;
   return `GitHub answered ${request} with ${failure.status}: ${failure.message}.`;
-}
-
-function causeOf(error: TypeError): string {
-  const cause = error.cause;
-  if (cause instanceof Error) return cause.message;
-  return error.message;
 }

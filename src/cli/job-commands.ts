@@ -23,7 +23,14 @@ export function remote(options: RemoteOptions, env: RemoteEnvironment, fetchImpl
   if (!apiKey) throw new Error('No API key: pass --key or set DOCWRIGHT_KEY');
   if (!projectId) throw new Error('No project: pass --project or set DOCWRIGHT_PROJECT');
   return {
-    client: new DocwrightClient({ baseUrl, apiKey, fetch: fetchImpl, userAgent: 'docwright-cli' }),
+    client: new DocwrightClient({
+      baseUrl,
+      apiKey,
+      fetch: fetchImpl,
+      userAgent: 'docwright-cli',
+      // Someone at a terminal wants to hear at once that nothing answers, not after four tries.
+      retryUnreachable: false,
+    }),
     projectId,
   };
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { JobListSchema, JobSchema, type Job, type JobList, type JobStatus } from '../protocol/agent-job.js';
 import { ErrorBodySchema } from '../protocol/error.js';
-import { ApiError, ApiTimeoutError, isRetryable } from './errors.js';
+import { ApiError, ApiTimeoutError, ApiUnreachableError, isRetryable } from './errors.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -14,6 +14,11 @@ export interface ClientOptions {
   /** Waits between attempts; injectable so tests do not sleep. */
   sleep?: (ms: number) => Promise<void>;
   userAgent?: string;
+  /**
+   * Whether a read that could not reach the server is tried again (default true: a server that is
+   * restarting comes back). The CLI says at once that nothing answered instead.
+   */
+  retryUnreachable?: boolean;
   /** Told before each repeated attempt (after a 429, a 5xx or a network error), e.g. to log it. */
   onRetry?: (retry: { error: unknown; attempt: number; delayMs: number }) => void;
 }
@@ -85,6 +90,7 @@ export class DocwrightClient {
         return schema.parse(await this.attempt(method, path, body));
       } catch (error) {
         if (attempt >= attempts || !isRetryable(error, method)) throw error;
+        if (error instanceof ApiUnreachableError && this.options.retryUnreachable === false) throw error;
         const delayMs = retryDelayMs(error, attempt);
         this.options.onRetry?.({ error, attempt, delayMs });
         await this.sleep(delayMs);
@@ -112,6 +118,9 @@ export class DocwrightClient {
       if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
         throw new ApiTimeoutError(`${method} ${path} timed out after ${this.options.timeoutMs ?? 30_000} ms`);
       }
+      // fetch reports every network failure as a TypeError whose cause says what happened.
+      if (error instanceof TypeError)
+        throw new ApiUnreachableError(this.options.baseUrl, networkReason(error), { cause: error });
       throw error;
     }
     const text = await response.text();
@@ -152,6 +161,11 @@ function retryDelayMs(error: unknown, attempt: number): number {
     return Math.min(error.retryAfterSeconds, 60) * 1000;
   }
   return Math.min(30_000, 500 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+}
+
+function networkReason(error: TypeError): string {
+  const cause = error.cause;
+  return cause instanceof Error && cause.message !== '' ? cause.message : error.message;
 }
 
 const enc = encodeURIComponent;
