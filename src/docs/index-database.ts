@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { SQLite, type SqliteDatabase } from '../sqlite.js';
 import type { DocsPage, PageMetadata } from './types.js';
 
 /**
@@ -54,8 +54,8 @@ export interface InsertOptions {
 }
 
 /** Opens a fresh in-memory database with the index schema. */
-export function openIndexDatabase(): Database.Database {
-  const database = new Database(':memory:');
+export function openIndexDatabase(): SqliteDatabase {
+  const database = new SQLite(':memory:');
   database.exec(SCHEMA);
   return database;
 }
@@ -65,7 +65,7 @@ export function openIndexDatabase(): Database.Database {
  * rows take milliseconds. Returns the number of sections written.
  */
 export function insertPages(
-  database: Database.Database,
+  database: SqliteDatabase,
   pages: Iterable<IndexedPage>,
   options: InsertOptions,
 ): number {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite, type SqliteDatabase } from '../sqlite.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations.js';
@@ -16,7 +16,7 @@ interface OpenDatabaseBase {
 
 export interface OpenSqliteDatabase extends OpenDatabaseBase {
   dialect: 'sqlite';
-  sqlite: SQLite.Database;
+  sqlite: SqliteDatabase;
 }
 
 export interface OpenPostgresDatabase extends OpenDatabaseBase {

@@ -1,0 +1,28 @@
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+
+const require = createRequire(import.meta.url);
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+
+/**
+ * better-sqlite3, in the major that works on the running Node. Version 12 wraps its objects in
+ * Node's raw ObjectWrap, whose destructor aborts the process on Node 24.19 and later when a garbage
+ * collection finalises a statement outside a JavaScript context (WiseLibs/better-sqlite3#1515);
+ * version 13 moved to Node-API 10, which Node 20 does not have. So Node 22 and later load 13 and
+ * Node 20 loads 12, installed as the optional `better-sqlite3-node20` alias.
+ */
+export const SQLite: typeof BetterSqlite3 = loadSqlite();
+
+export type SqliteDatabase = BetterSqlite3.Database;
+
+function loadSqlite(): typeof BetterSqlite3 {
+  if (nodeMajor >= 22) return require('better-sqlite3') as typeof BetterSqlite3;
+  try {
+    return require('better-sqlite3-node20') as typeof BetterSqlite3;
+  } catch (error) {
+    throw new Error(
+      `docwright on Node ${process.versions.node} needs the optional package better-sqlite3-node20, which did not install (${error instanceof Error ? error.message : String(error)}). Use Node 22 or 24, or reinstall with a C++ toolchain available.`,
+      { cause: error },
+    );
+  }
+}
