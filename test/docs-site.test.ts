@@ -138,4 +138,12 @@ describe('README.md', () => {
     }
     expect(missing, 'README links to files that do not exist').toEqual([]);
   });
+
+  it('and docs/ cite nothing a clone lacks', async () => {
+    const texts = [
+      await fs.readFile('README.md', 'utf8'),
+      ...(await Promise.all((await mdxPages()).map(page))),
+    ];
+    expect(texts.filter((text) => text.includes('../shared'))).toEqual([]);
+  });
 });
