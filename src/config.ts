@@ -6,7 +6,7 @@ import { z } from 'zod';
  * All of docwright's settings, read once at the edge (the CLI) from the environment and flags.
  * Nothing below this module reads `process.env` (STYLE 3).
  */
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   DOCWRIGHT_DATA_DIR: z.string().min(1).default('.docwright'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).optional(),

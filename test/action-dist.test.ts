@@ -1,6 +1,7 @@
 /**
  * The gates that keep the Action's artifacts honest (STYLE 12): the committed dist/ is what
- * `npm run package` builds from the sources today, and the README documents every input and output.
+ * `npm run package` builds from the sources today, and the Action's docs page documents every input
+ * and output.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -78,12 +79,12 @@ describe('action.yml', () => {
     expect(text).toMatch(/\nruns:\n {2}using: node24\n {2}main: dist\/index\.js\n/);
   });
 
-  it('has every input and output documented in a table row of README.md', async () => {
-    const readme = await fs.readFile('README.md', 'utf8');
+  it('has every input and output documented in a table row of docs/action.mdx', async () => {
+    const page = await fs.readFile('docs/action.mdx', 'utf8');
     const names = [...(await actionYmlNames('inputs')), ...(await actionYmlNames('outputs'))];
     expect(names).toContain('api-key');
     expect(names).toContain('pr-link');
-    const undocumented = names.filter((name) => !readme.includes(`| \`${name}\``));
-    expect(undocumented, 'action.yml names missing from the README tables').toEqual([]);
+    const undocumented = names.filter((name) => !page.includes(`| \`${name}\``));
+    expect(undocumented, 'action.yml names missing from the tables of docs/action.mdx').toEqual([]);
   });
 });
