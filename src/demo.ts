@@ -4,8 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { GitRunner, type GitEnvironment } from './forge/git-command.js';
 import type { Store } from './store/index.js';
 
-/** The sample docs shipped with docwright (examples/sample-docs), seeded into the demo repository. */
+/** Small sample docs (examples/sample-docs) that many tests edit and search. */
 export const SAMPLE_DOCS_DIR = fileURLToPath(new URL('../examples/sample-docs', import.meta.url));
+/**
+ * docwright's own documentation (docs/), seeded into the demo repository: a newcomer's first question
+ * in the chat page is answered from the real docs, and the first job edits them.
+ */
+export const DEMO_DOCS_DIR = fileURLToPath(new URL('../docs', import.meta.url));
 
 export const DEMO_PROJECT_ID = 'demo';
 export const DEMO_DOMAIN = 'demo';
@@ -18,7 +23,7 @@ export interface DemoSetup {
 }
 
 /**
- * On a first start with no projects, makes a local git repository from the sample docs and a demo
+ * On a first start with no projects, makes a local git repository from docwright's own docs and a demo
  * project with an admin and an assistant key. Later starts find the project and reuse it.
  */
 export async function ensureDemo(
@@ -31,7 +36,7 @@ export async function ensureDemo(
   if ((await store.projects.list()).length > 0) return null;
 
   const repository = path.join(dataDir, 'demo-repo');
-  await seedRepository(repository, SAMPLE_DOCS_DIR, environment);
+  await seedRepository(repository, DEMO_DOCS_DIR, environment);
   await store.projects.create({ id: DEMO_PROJECT_ID, repository, baseRef: 'main', domain: DEMO_DOMAIN });
   const admin = await store.keys.create({ kind: 'admin', projectId: DEMO_PROJECT_ID });
   const assistant = await store.keys.create({
@@ -57,5 +62,5 @@ export async function seedRepository(
   });
   await git.run(target, ['init', '--quiet', '--initial-branch=main', '.']);
   await git.run(target, ['add', '--all']);
-  await git.run(target, ['commit', '--quiet', '--no-verify', '--message', 'Sample docs']);
+  await git.run(target, ['commit', '--quiet', '--no-verify', '--message', 'Docs']);
 }

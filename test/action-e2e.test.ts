@@ -120,7 +120,7 @@ describe('the bundled Action against docwright serve', () => {
   it('creates a job from a /docs comment, waits for it, finishes the status comment, and a second comment follows up on the same job', async () => {
     const first = await runAction({
       dir: dataDir,
-      body: '/docs replace "Acme Cloud" with "Acme Platform"',
+      body: '/docs append a section "Try it" to quickstart with "Ask the chat page a question."',
       serverUrl,
       adminKey: server.adminKey,
       recorder,
@@ -142,7 +142,7 @@ describe('the bundled Action against docwright serve', () => {
     expect(recorder.calls.every((call) => call.authorization === 'token ghs_recorded')).toBe(true);
     const [status] = recorder.comments;
     expect(status!.body).toContain('Done — no pull request was opened.');
-    expect(status!.body).toMatch(/Acme Platform/);
+    expect(status!.body).toMatch(/Try it/);
     expect(status!.body).toContain(`<!-- docwright-job: ${jobId} -->`);
     expect(status!.body).toContain('https://github.com/Codertocat/Hello-World/actions/runs/42');
     // The key reaches the runner only as the mask command, never the GitHub API.
@@ -153,7 +153,7 @@ describe('the bundled Action against docwright serve', () => {
     const calls = recorder.calls.length;
     const second = await runAction({
       dir: dataDir,
-      body: '/docs\nreplace "Acme Platform" with "Acme Next"',
+      body: '/docs\nappend a section "Next steps" to quickstart with "Read the concepts page."',
       serverUrl,
       adminKey: server.adminKey,
       recorder,
@@ -165,7 +165,7 @@ describe('the bundled Action against docwright serve', () => {
       'comment-id': first.outputs['comment-id'],
     });
     expect(recorder.comments).toHaveLength(1);
-    expect(recorder.comments[0]!.body).toContain('Acme Next');
+    expect(recorder.comments[0]!.body).toContain('Next steps');
     const edits = recorder.calls.slice(calls).filter((call) => call.method === 'PATCH');
     expect(edits.map((call) => (call.body as { body: string }).body.split('\n')[0])).toEqual([
       '⏳ **Working on your follow-up…** This comment will be updated with the result.',

@@ -64,7 +64,7 @@ function printBanner(service: Service, demo: DemoSetup | null, github: string[])
         `Assistant key (shown once): ${demo.keys.assistant}`,
         `Chat with the docs: ${url}/?domain=${encodeURIComponent(DEMO_DOMAIN)}&key=${demo.keys.assistant}`,
         'Create a job:',
-        `  curl -s -X POST ${url}/v2/agent/${demo.projectId}/job -H 'Authorization: Bearer ${demo.keys.admin}' -H 'Content-Type: application/json' -d '{"prompt":"replace \\"Acme Cloud\\" with \\"Acme Platform\\""}'`,
+        `  curl -s -X POST ${url}/v2/agent/${demo.projectId}/job -H 'Authorization: Bearer ${demo.keys.admin}' -H 'Content-Type: application/json' -d '{"prompt":"append a section \\"Try it\\" to quickstart with \\"This section was written by my first docwright job.\\""}'`,
       );
     } else {
       lines.push(
