@@ -87,7 +87,13 @@ describe('npm start on a fresh data directory (docwright serve with the demo pro
         (
           await run(
             process.execPath,
-            [...CLI, 'job', 'create', '--wait', 'append a section "Next steps" to quickstart with "Read the concepts page."'],
+            [
+              ...CLI,
+              'job',
+              'create',
+              '--wait',
+              'append a section "Next steps" to quickstart with "Read the concepts page."',
+            ],
             { env },
           )
         ).stdout,
