@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { containsSecret, redactSecrets, sanitizeUserText } from '../src/agent/sanitize.js';
-import { matchesGlob } from '../src/agent/tools/glob.js';
+import { matchesGlob } from '../src/write-policy/glob.js';
 import { PathGuard } from '../src/agent/tools/path-guard.js';
 
 describe('user text going into a prompt', () => {

@@ -1,6 +1,6 @@
 import type { Overlay } from '../../forge/overlay.js';
 import { REDACTED, redactSecrets } from '../sanitize.js';
-import { matchesGlob } from './glob.js';
+import { matchesGlob } from '../../write-policy/glob.js';
 import type { PathGuard } from './path-guard.js';
 import { ToolRefusal } from './tool-refusal.js';
 import { ChangeBudget, type WriteLimits } from './write-limits.js';
