@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocsRoot, WritePolicy, type WritePolicyOptions } from '../src/write-policy/index.js';
 
-const docs = parseDocsRoot('docs');
-const root = parseDocsRoot('');
 const symlinks = new Set(['docs/linked', 'docs/page-link.mdx']);
 const isSymlink = (path: string) => symlinks.has(path);
 
