@@ -6,6 +6,7 @@ import { LocalGitForge } from '../forge/local-git.js';
 import type { GitEnvironment } from '../forge/git-command.js';
 import { parseModelSpec } from '../models.js';
 import { openStore } from '../store/index.js';
+import { parseDocsRoot } from '../write-policy/index.js';
 
 export interface ProjectAddOptions {
   id: string;
@@ -26,6 +27,8 @@ export async function addProject(
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(options.id)) {
     throw new Error('--id must be 1–64 letters, digits, dots, dashes or underscores');
   }
+  // Checked before the repository is: a root outside the repository is refused in words.
+  const docsRoot = parseDocsRoot(options.docsRoot ?? '');
   if (options.model) parseModelSpec(options.model); // throws "Unknown model …: use builtin, openai:<model> or anthropic:<model>"
   const { repository, forge } = await checkRepository(config, environment, options);
   const store = await openStore(config);
@@ -39,7 +42,7 @@ export async function addProject(
       id: options.id,
       repository,
       baseRef: options.ref,
-      docsRoot: options.docsRoot ?? '',
+      docsRoot,
       domain: options.domain ?? null,
       model: options.model ?? null,
       allowedOrigins: options.allowedOrigins

@@ -18,8 +18,7 @@ export const DEFAULT_OUTPUT_BUDGET: OutputBudget = {
 };
 
 /** A run that would pass its output budget: it fails in words and is not retried (it would again). */
-export class OutputBudgetError extends UnrecoverableError {
-}
+export class OutputBudgetError extends UnrecoverableError {}
 
 /**
  * Counts what a run changed and refuses the change that would pass a cap, before it is made:

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { parseDocsRoot } from '../write-policy/index.js';
 import type { Database, ProjectTable } from './schema.js';
 
 export type ProjectRow = Selectable<ProjectTable>;
@@ -7,6 +8,7 @@ export interface NewProject {
   id: string;
   repository: string;
   baseRef: string;
+  /** As typed (`docs/`, `./docs`): normalised here, once; a root outside the repository is refused. */
   docsRoot?: string;
   domain?: string | null;
   model?: string | null;
@@ -26,7 +28,7 @@ export class ProjectStore {
       id: project.id,
       repository: project.repository,
       base_ref: project.baseRef,
-      docs_root: project.docsRoot ?? '',
+      docs_root: parseDocsRoot(project.docsRoot ?? ''),
       domain: project.domain ?? null,
       model: project.model ?? null,
       created_at: now.toISOString(),
@@ -34,6 +36,7 @@ export class ProjectStore {
       allowed_origins: project.allowedOrigins?.length ? project.allowedOrigins.join(',') : null,
       forge: project.forge ?? 'local',
       installation_id: project.installationId ?? null,
+      writable: null,
     };
     await this.db.insertInto('projects').values(row).execute();
     return row;
@@ -58,4 +61,14 @@ export class ProjectStore {
       .where('id', '=', id)
       .execute();
   }
+}
+
+/** The `writable:` globs as the projects table stores them (one a line; null for none). */
+export function joinWritable(globs: readonly string[]): string | null {
+  return globs.length === 0 ? null : globs.join('\n');
+}
+
+/** A project's `writable:` globs. */
+export function projectWritable(project: Pick<ProjectRow, 'writable'>): string[] {
+  return (project.writable ?? '').split('\n').filter((glob) => glob.trim() !== '');
 }

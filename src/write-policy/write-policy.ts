@@ -19,12 +19,11 @@ export interface WritePolicyOptions {
 export type PathVerdict = { allowed: true; path: string } | { allowed: false; path: string; reason: string };
 
 /** A write the policy refuses, reaching a place that must not happen (a bug, or a tampered agent). */
-export class WriteRefusedError extends UnrecoverableError {
-}
+export class WriteRefusedError extends UnrecoverableError {}
 
 /** Files of a repository's own tooling and paperwork: docs edits leave them alone by default. */
 const REPOSITORY_FILES =
-  /^(?:readme|license|licence|copying|contributing|changelog|code_of_conduct|security|notice)(?:\.[a-z]+)?$|^(?:package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|deno\.lock)$/i;
+  /^(?:readme|license|licence|copying|contributing|changelog|code_of_conduct|security|notice)(?:\.(?:md|markdown|txt|rst))?$|^(?:package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|deno\.lock)$/i;
 /** What a docs site is made of, when the docs root is the whole repository. */
 const DOCUMENTATION_FILE = /\.(?:mdx?|png|jpe?g|gif|svg|webp|avif|ico)$/i;
 const NAVIGATION_FILE = /^(?:docs|mint)\.json$/i;
@@ -85,6 +84,17 @@ export class WritePolicy {
       };
     }
     return early;
+  }
+
+  /**
+   * The verdict on a path given relative to the docs root (how the model's tools name files),
+   * for reading or for writing. The path as given is checked before the docs root is put in front.
+   */
+  checkDocsPath(docsPath: string, access: 'read' | 'write'): PathVerdict {
+    const unsafe = unsafePathReason(docsPath);
+    if (unsafe !== undefined) return { allowed: false, path: String(docsPath), reason: unsafe };
+    const repoPath = this.repoPath(docsPath);
+    return access === 'read' ? this.checkRead(repoPath) : this.check(repoPath);
   }
 
   /** The normalised path when it may be written; otherwise throws WriteRefusedError with the reason. */
