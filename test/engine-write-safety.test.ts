@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentResolver } from '../src/agent/registry.js';
 import type { Agent } from '../src/agent/types.js';
+import { parseDocsRoot } from '../src/write-policy/index.js';
 import { createGitRepo, type GitRepo } from './helpers/git-repo.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
@@ -88,6 +89,29 @@ describe('a run held to the write policy and the blocking checks (local git forg
     expect(reply).toContain('`README.md`: README.md is a repository file, not a docs page');
     expect(reply).toContain("`AGENTS.md`: AGENTS.md holds the agent's own instructions");
     expect(reply).toContain('**Files changed (2):** `guides/setup.mdx`, `index.mdx`');
+  });
+
+  it('writes README.md when the repository settings list it under writable: (carried to the run)', async () => {
+    const { request, settle, git } = await project(ROOT_REPO);
+    await t!.service.store.bot.updateProjectSettings('site', {
+      baseRef: 'main',
+      docsRoot: parseDocsRoot('./'),
+      model: null,
+      writable: ['README.md'],
+    });
+    const { body: job } = await request('POST', '/job', {
+      prompt: 'replace "Some documentation" with "Some docs"',
+    });
+    const done = await settle(job.id);
+    expect(done.status).toBe('completed');
+    expect(git('diff', '--name-only', `main..docwright/job-${job.id}`).split('\n').sort()).toEqual([
+      'README.md',
+      'guides/setup.mdx',
+      'index.mdx',
+    ]);
+    expect(done.messages.at(-1).content).toContain(
+      "`AGENTS.md`: AGENTS.md holds the agent's own instructions",
+    );
   });
 
   it('applies one instruction a line, in order, each answered on its own line; one it cannot parse changes nothing', async () => {
