@@ -50,7 +50,7 @@ describe.skipIf(!onLinux)('the output budget, as a user hits it (docwright serve
     );
     repo = await createGitRepo(files);
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-budget-'));
-    const env = { ...process.env, LOG_LEVEL: 'info' };
+    const env = { ...process.env, LOG_LEVEL: 'info' as const };
     const docwright = (...args: string[]) =>
       run(process.execPath, [...CLI, '--data-dir', dataDir!, ...args], { env });
     await docwright('project', 'add', '--id', 'big', '--repository', repo.dir, '--ref', 'main');
