@@ -251,9 +251,11 @@ describe('the model-driven agent', () => {
 
     const slow = new MockLanguageModelV3({
       doGenerate: ({ abortSignal }) =>
-        new Promise((_, reject) =>
-          abortSignal?.addEventListener('abort', () => reject(new Error('aborted by the time budget'))),
-        ),
+        new Promise((_, reject) => {
+          // On a loaded machine the 50 ms may be gone before the call: an aborted signal fires no event.
+          if (abortSignal?.aborted) reject(new Error('aborted by the time budget'));
+          abortSignal?.addEventListener('abort', () => reject(new Error('aborted by the time budget')));
+        }),
     });
     const byTime = await agent(slow, { budgets: { maxWallTimeMs: 50 } }).run(runInput());
     expect(byTime.reply).toMatch(/^I stopped before finishing: the run reached the time budget/);
