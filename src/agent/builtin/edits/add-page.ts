@@ -24,7 +24,9 @@ export async function addPage(site: DocsSite, command: AddPageCommand): Promise<
         'To add to it, use `append a section "Heading" to <page> with "text"`.',
     );
   }
-  const badText = [command.title, command.description].find((text) => text !== undefined && CONTROL.test(text));
+  const badText = [command.title, command.description].find(
+    (text) => text !== undefined && CONTROL.test(text),
+  );
   if (badText !== undefined) {
     return refused(
       'Nothing changed: the title or description holds a control character (such as a NUL byte), which a page and a commit cannot hold.',
