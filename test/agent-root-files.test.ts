@@ -51,6 +51,17 @@ describe('a repository-root docs folder: README.md and AGENTS.md stay as they ar
     expect(result.reply).toContain("`AGENTS.md`: AGENTS.md holds the agent's own instructions");
   });
 
+  it('the built-in agent says why it will not touch a page that is there but off limits', async () => {
+    for (const instruction of ['remove the page README', 'append a section "Rules" to AGENTS.md with "x"']) {
+      const run = input(instruction);
+      const result = await new BuiltinAgent().run(run);
+      expect(result.reply, instruction).toMatch(
+        /^Nothing changed: `(README|AGENTS)\.md` may not be written: /,
+      );
+      expect(await changedPaths(run.files)).toEqual([]);
+    }
+  });
+
   it('the model-driven agent is refused README.md and AGENTS.md in words, and edits the page', async () => {
     const { model, prompts } = scriptedModel([
       {
