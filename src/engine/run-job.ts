@@ -71,12 +71,21 @@ export async function runJob(
       throw new UnrecoverableError(`The base branch "${project.base_ref}" does not exist in the repository`);
     const snapshot = await deps.forge.snapshot(repository, base);
     let changes;
+    let policy;
     try {
-      ({ reply, title, changes } = await editWithChecks(deps, project, claimed, history, snapshot, signal));
+      ({ reply, title, changes, policy } = await editWithChecks(
+        deps,
+        project,
+        claimed,
+        history,
+        snapshot,
+        signal,
+      ));
     } finally {
       snapshot.close?.();
     }
     if (changes.length > 0) {
+      assertChangesAllowed(changes, policy);
       const message = formatCommitMessage({ title, reply, jobId: job.id, runKey });
       await deps.forge.commit({
         repository,
@@ -113,7 +122,7 @@ async function editWithChecks(
   history: { role: 'user' | 'agent'; content: string; created_at: string }[],
   snapshot: Snapshot,
   signal: AbortSignal,
-): Promise<{ reply: string; title: string; changes: FileChange[] }> {
+): Promise<{ reply: string; title: string; changes: FileChange[]; policy: WritePolicy }> {
   const { job, pending } = claimed;
   const instructions = pending.map((message) => message.content);
   const policy = writePolicy(project, snapshot);
@@ -135,8 +144,8 @@ async function editWithChecks(
   signal.throwIfAborted();
   const failure = blockingFailure(checked.problems, checked.result.reply);
   if (failure !== undefined) throw new UnrecoverableError(failure);
-  assertChangesAllowed(checked.changes, policy);
   return {
+    policy,
     reply: runReply(checked.result.reply, checked.changes, checked.problems),
     title: checked.result.title ?? oneLine(instructions.join('; '), 72),
     changes: checked.changes,
