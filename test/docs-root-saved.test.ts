@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addProject } from '../src/cli/local-commands.js';
 import { loadConfig } from '../src/config.js';
-import { openStore, type Store } from '../src/store/index.js';
+import { openStore, projectWritable, type Store } from '../src/store/index.js';
+import { createGitRepo } from './helpers/git-repo.js';
 
 describe('a docs root is normalised once, when a project is saved', () => {
   let dataDir: string | undefined;
@@ -30,6 +31,27 @@ describe('a docs root is normalised once, when a project is saved', () => {
     await expect(
       store.projects.create({ id: 'q', repository: '/r', baseRef: 'main', docsRoot: '../elsewhere' }),
     ).rejects.toThrow('The docs root "../elsewhere" cannot be used: paths may not contain ".."');
+  });
+
+  it('`docwright project add --writable` saves the globs the write policy of its runs reads', async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-root-'));
+    const repo = await createGitRepo({ 'README.md': '# Repo\n' });
+    try {
+      const config = loadConfig({}, { dataDir });
+      await addProject(config, process.env, {
+        id: 'p',
+        repository: repo.dir,
+        ref: 'main',
+        docsRoot: './',
+        writable: 'README.md, CHANGELOG.md',
+      });
+      store = await openStore({ dataDir });
+      const saved = await store.projects.get('p');
+      expect(saved?.docs_root).toBe('');
+      expect(projectWritable(saved!)).toEqual(['README.md', 'CHANGELOG.md']);
+    } finally {
+      await repo.cleanup();
+    }
   });
 
   it('`docwright project add --docs-root` says what is wrong before it looks at the repository', async () => {

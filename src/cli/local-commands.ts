@@ -13,6 +13,8 @@ export interface ProjectAddOptions {
   repository: string;
   ref: string;
   docsRoot?: string;
+  /** Comma-separated globs: the repository's `writable:` setting for a project without one. */
+  writable?: string;
   domain?: string;
   model?: string;
   allowedOrigins?: string;
@@ -43,6 +45,10 @@ export async function addProject(
       repository,
       baseRef: options.ref,
       docsRoot,
+      writable: options.writable
+        ?.split(',')
+        .map((glob) => glob.trim())
+        .filter(Boolean),
       domain: options.domain ?? null,
       model: options.model ?? null,
       allowedOrigins: options.allowedOrigins

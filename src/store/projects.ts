@@ -10,6 +10,8 @@ export interface NewProject {
   baseRef: string;
   /** As typed (`docs/`, `./docs`): normalised here, once; a root outside the repository is refused. */
   docsRoot?: string;
+  /** Globs of files outside the write policy's defaults that jobs may write (`README.md`). */
+  writable?: readonly string[];
   domain?: string | null;
   model?: string | null;
   /** Browser origins allowed to call the assistant; empty or absent means any. */
@@ -36,7 +38,7 @@ export class ProjectStore {
       allowed_origins: project.allowedOrigins?.length ? project.allowedOrigins.join(',') : null,
       forge: project.forge ?? 'local',
       installation_id: project.installationId ?? null,
-      writable: null,
+      writable: joinWritable(project.writable ?? []),
     };
     await this.db.insertInto('projects').values(row).execute();
     return row;
