@@ -62,6 +62,10 @@ project
   )
   .requiredOption('--ref <branch>', 'base branch the agent starts from')
   .option('--docs-root <dir>', 'folder of the docs inside the repository (default: the root)')
+  .option(
+    '--writable <globs>',
+    "files outside the write policy's defaults jobs may write, comma-separated globs (e.g. README.md)",
+  )
   .option('--domain <name>', 'assistant domain this project answers for')
   .option('--model <model>', 'model for this project: builtin, openai:<model>, anthropic:<model>')
   .option(

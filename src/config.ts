@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_OUTPUT_BUDGET, type OutputBudget } from './forge/output-budget.js';
 
 /**
  * All of docwright's settings, read once at the edge (the CLI) from the environment and flags.
@@ -31,6 +32,10 @@ export const EnvSchema = z.object({
   DOCWRIGHT_ASSISTANT_KEY_MONTHLY_LIMIT: z.coerce.number().int().min(1).default(10_000),
   DOCWRIGHT_ASSISTANT_ORG_HOURLY_LIMIT: z.coerce.number().int().min(1).default(10_000),
   DOCWRIGHT_ASSISTANT_IP_DAILY_LIMIT: z.coerce.number().int().min(1).default(10_000),
+  // What one run may change, for every agent (README, "Configuration").
+  DOCWRIGHT_MAX_FILES_CHANGED: z.coerce.number().int().min(1).default(DEFAULT_OUTPUT_BUDGET.maxFilesChanged),
+  DOCWRIGHT_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(DEFAULT_OUTPUT_BUDGET.maxFileBytes),
+  DOCWRIGHT_MAX_CHANGE_BYTES: z.coerce.number().int().min(1).default(DEFAULT_OUTPUT_BUDGET.maxTotalBytes),
   DOCWRIGHT_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
@@ -64,6 +69,8 @@ export interface Config {
   publicUrl: string;
   /** Spec 8: assistant uses per key per month, per organization (project) per hour, per IP per day. */
   assistantLimits: { keyPerMonth: number; projectPerHour: number; ipPerDay: number };
+  /** What one job run may change: files, bytes per file, bytes in all (every agent, one place). */
+  outputBudget: OutputBudget;
   /** Take the client address from X-Forwarded-For (behind a reverse proxy you run). */
   trustProxy: boolean;
   /** Model providers' credentials, handed to the AI SDK providers. */
@@ -126,6 +133,11 @@ export function loadConfig(
       keyPerMonth: values.DOCWRIGHT_ASSISTANT_KEY_MONTHLY_LIMIT,
       projectPerHour: values.DOCWRIGHT_ASSISTANT_ORG_HOURLY_LIMIT,
       ipPerDay: values.DOCWRIGHT_ASSISTANT_IP_DAILY_LIMIT,
+    },
+    outputBudget: {
+      maxFilesChanged: values.DOCWRIGHT_MAX_FILES_CHANGED,
+      maxFileBytes: values.DOCWRIGHT_MAX_FILE_BYTES,
+      maxTotalBytes: values.DOCWRIGHT_MAX_CHANGE_BYTES,
     },
     trustProxy: values.DOCWRIGHT_TRUST_PROXY === 'true' || values.DOCWRIGHT_TRUST_PROXY === '1',
     providers: {

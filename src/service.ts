@@ -80,6 +80,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     logger,
     concurrency: config.workers,
     leaseMs: config.leaseMs,
+    outputBudget: config.outputBudget,
     onRunRecorded: ({ jobId, projectId, succeeded }) => {
       if (succeeded) void docsChanges.publish(projectId);
       github?.watcher.notify(jobId);

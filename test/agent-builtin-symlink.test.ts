@@ -3,6 +3,7 @@ import { BuiltinAgent } from '../src/agent/builtin/index.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
 import { silentLogger } from '../src/logger.js';
+import { policyFor } from './helpers/write-policy.js';
 
 describe('the built-in agent and symlinks', () => {
   it('never edits a page that is a symlink, and still edits the real pages', async () => {
@@ -17,8 +18,7 @@ describe('the built-in agent and symlinks', () => {
       instructions: ['replace "Acme" with "Zeta"'],
       history: [],
       files,
-      docsRoot: '',
-      isSymlink: (path) => path === 'b.mdx',
+      policy: policyFor('', { isSymlink: (path) => path === 'b.mdx' }),
       signal: new AbortController().signal,
       logger: silentLogger,
     });

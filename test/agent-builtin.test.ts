@@ -8,6 +8,7 @@ import { listNavigationPages } from '../src/docs/navigation.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
 import { silentLogger } from '../src/logger.js';
+import { policyFor } from './helpers/write-policy.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sampleDocs = path.resolve(here, '../examples/sample-docs');
@@ -48,7 +49,7 @@ function run(files: Overlay, instructions: string | string[], docsRoot = ''): Pr
     instructions: typeof instructions === 'string' ? [instructions] : instructions,
     history: [],
     files,
-    docsRoot,
+    policy: policyFor(docsRoot),
     signal: new AbortController().signal,
     logger: silentLogger,
   });
@@ -392,14 +393,17 @@ describe('BuiltinAgent: instructions it does not understand', () => {
     expect(await files.read('guides/webhooks.mdx')).toBe(
       '---\ntitle: "Event hooks"\n---\n\n## Payload\n\nJSON.\n',
     );
-    expect(result.reply).toContain('I did not understand "summarise everything"');
+    expect(result.reply).toContain('3. Not understood: "summarise everything"; nothing changed for it.');
     expect(result.title).toBe('Add page guides/webhooks (+2 more edits)');
   });
 
-  it('answers each of several instructions under its own heading', async () => {
+  it('answers each of several instructions on a line of its own, details below', async () => {
     const result = await run(sampleOverlay(), ['remove the page changelog', 'do something clever']);
-    expect(result.reply).toMatch(/^\*\*1\. remove the page changelog\*\*\n\nRemoved `changelog.mdx`/);
-    expect(result.reply).toContain('**2. do something clever**\n\nI did not understand');
+    const [first, second] = result.reply.split('\n');
+    expect(first).toMatch(/^1\. Done: Removed `changelog.mdx`\./);
+    expect(second).toBe('2. Not understood: "do something clever"; nothing changed for it.');
+    expect(result.reply).toContain('**1.**\n\n**Warning:**');
+    for (const { example } of INSTRUCTION_FORMS) expect(result.reply).toContain(example);
     expect(result.title).toBe('Remove page changelog');
   });
 
@@ -408,7 +412,13 @@ describe('BuiltinAgent: instructions it does not understand', () => {
     controller.abort();
     const agent = new BuiltinAgent();
     const files = sampleOverlay();
-    const input = { jobId: 'j', instructions: ['replace "Acme" with "B"'], history: [], files, docsRoot: '' };
+    const input = {
+      jobId: 'j',
+      instructions: ['replace "Acme" with "B"'],
+      history: [],
+      files,
+      policy: policyFor(),
+    };
     await expect(agent.run({ ...input, signal: controller.signal, logger: silentLogger })).rejects.toThrow();
     expect(await files.changes()).toEqual([]);
   });
@@ -479,7 +489,8 @@ describe.skipIf(!hasMintlifyDocs)(
       const files = overlayOf(corpus);
       const result = await run(files, 'replace "mint dev" with "mint preview"');
       const expected = [...corpus].filter(
-        ([file, content]) => isPage(file) && content.toString('utf8').includes('mint dev'),
+        ([file, content]) =>
+          isPage(file) && file !== 'README.md' && content.toString('utf8').includes('mint dev'),
       );
       const changed = await changes(files);
       expect(expected.length).toBeGreaterThan(10);
@@ -489,6 +500,8 @@ describe.skipIf(!hasMintlifyDocs)(
         0,
       );
       expect(result.reply).toContain(`${total} occurrences in ${expected.length} files`);
+      // The repository's README is no docs page: left alone, and the reply says why.
+      expect(result.reply).toContain('`README.md`: README.md is a repository file');
     });
 
     it('moves a real page, renaming its navigation entry and repointing real links', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { containsSecret, redactSecrets, sanitizeUserText } from '../src/agent/sanitize.js';
-import { matchesGlob } from '../src/agent/tools/glob.js';
+import { matchesGlob } from '../src/write-policy/glob.js';
 import { PathGuard } from '../src/agent/tools/path-guard.js';
+import { policyFor } from './helpers/write-policy.js';
 
 describe('user text going into a prompt', () => {
   it('loses HTML comments, zero-width, bidi and tag characters', () => {
@@ -63,7 +64,7 @@ describe('list_files globs', () => {
 });
 
 describe('the path guard', () => {
-  const guard = new PathGuard({ docsRoot: 'docs/', isSymlink: (path) => path === 'docs/shared' });
+  const guard = new PathGuard(policyFor('docs/', { isSymlink: (path) => path === 'docs/shared' }));
 
   it('maps docs-relative paths into the docs root', () => {
     expect(guard.resolve('guides/setup.mdx')).toBe('docs/guides/setup.mdx');
@@ -79,15 +80,19 @@ describe('the path guard', () => {
     ['guides/../../x', 'paths may not contain ".."'],
     ['/etc/passwd', 'absolute paths are not allowed'],
     ['~/x', 'absolute paths are not allowed'],
-    ['C:\\x', 'absolute paths are not allowed'],
-    ['.github/workflows/ci.yml', '.git and .github are never read or written'],
-    ['guides/.git/config', '.git and .github are never read or written'],
-    ['.vale/styles/x.yml', 'dot-folders hold tooling'],
-    ['a\nb', 'control characters'],
-    ['shared', 'shared is a symlink'],
-    ['shared/page.md', 'shared is a symlink'],
-    ['.', 'the docs folder itself'],
+    ['C:\\x', 'backslashes are not folder separators'],
+    ['.github/workflows/ci.yml', '.github/ is never written'],
+    ['guides/.git/config', '.git/ is never written'],
+    ['.vale/styles/x.yml', 'dot-folder'],
+    ['a\nb', 'control character'],
+    ['shared', 'docs/shared is a symbolic link'],
+    ['shared/page.md', 'docs/shared is a symbolic link'],
   ])('refuses %j', (path, why) => {
     expect(() => guard.resolve(path)).toThrow(why);
+  });
+
+  it('refuses writing dot-files and the agent instructions, through the write policy', () => {
+    expect(() => guard.resolveWritable('.mintignore')).toThrow('dot-file');
+    expect(() => guard.resolveWritable('AGENTS.md')).toThrow("agent's own instructions");
   });
 });

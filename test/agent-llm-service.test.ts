@@ -59,7 +59,7 @@ describe('the model-driven agent in the service', () => {
 
     expect(done).toMatchObject({ status: 'completed', model: MODEL });
     expect(done.messages?.at(-1)?.content).toBe(
-      'Add a webhooks guide\n\nCreated `guides/webhooks.mdx` and listed it under Guides.',
+      'Add a webhooks guide\n\nCreated `guides/webhooks.mdx` and listed it under Guides.\n\n**Files changed (2):** `docs.json`, `guides/webhooks.mdx`',
     );
     const branch = `docwright/job-${created.body.id}`;
     expect(t.git('rev-list', '--count', `main..${branch}`)).toBe('1');
@@ -86,7 +86,7 @@ describe('the model-driven agent in the service', () => {
     expect(prompts).toHaveLength(4); // the first turn and two repair rounds
     const reply = done.messages?.at(-1)?.content ?? '';
     expect(reply).toBe(
-      'Add a webhooks guide (still intended)\n\n**Docs checks:** 1 problem in 1 file left to fix by hand:\n\n- `guides/webhooks.mdx:6`: the link /guides/setp points to /guides/setp, which is not a page',
+      'Add a webhooks guide (still intended)\n\n**Files changed (2):** `docs.json`, `guides/webhooks.mdx`\n\n**Docs checks:** 1 finding in 1 file to look at (they do not stop the change):\n\n- `guides/webhooks.mdx:6`: the link /guides/setp points to /guides/setp, which is not a page',
     );
     expect(t.git('log', '-1', '--format=%B', `docwright/job-${created.body.id}`)).toContain(
       '**Docs checks:**',
@@ -102,7 +102,7 @@ describe('the model-driven agent in the service', () => {
     expect(done.status).toBe('completed');
     expect(done.messages?.at(-1)?.content).toContain(
       [
-        '**Docs checks:** 2 problems in 2 files left to fix by hand:',
+        '**Docs checks:** 2 findings in 2 files to look at (they do not stop the change):',
         '',
         '- `changelog.mdx:18`: the link /instalation points to /instalation, which is not a page',
         '- `quickstart.mdx:11`: the link /instalation points to /instalation, which is not a page',
@@ -137,7 +137,7 @@ describe('the model-driven agent in the service', () => {
     const done = await t.waitForJob(created.body.id);
     expect(done).toMatchObject({ status: 'completed', prLink: null });
     const results = JSON.stringify(prompts[1]);
-    expect(results).toContain('Refused escape/owned.md: escape is a symlink');
-    expect(results).toContain('Refused escape: escape is a symlink');
+    expect(results).toContain('Refused \\"escape/owned.md\\": escape is a symbolic link');
+    expect(results).toContain('Refused \\"escape\\": escape is a symbolic link');
   });
 });

@@ -9,6 +9,8 @@ import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
 import { silentLogger } from '../src/logger.js';
 import { scriptedModel, type Step } from './helpers/scripted-model.js';
+import { OutputBudgetError, type OutputBudget } from '../src/forge/output-budget.js';
+import { policyFor } from './helpers/write-policy.js';
 
 /** The text results of the tool calls in a prompt, in order. */
 function toolResults(prompt: LanguageModelV3Prompt | undefined): string[] {
@@ -43,16 +45,18 @@ const REPOSITORY: Record<string, string> = {
   'docs/link': '../README.md',
 };
 
-function runInput(overrides: Partial<AgentRunInput> = {}): AgentRunInput {
+const POLICY = policyFor('docs', { isSymlink: (path) => path === 'docs/link' });
+
+function runInput(overrides: Partial<AgentRunInput> = {}, budget?: OutputBudget): AgentRunInput {
+  const snapshot = new MemorySnapshot('base', Object.entries(REPOSITORY));
   return {
     jobId: 'job-1',
     instructions: ['Add a webhooks page'],
     history: [],
-    files: new Overlay(new MemorySnapshot('base', Object.entries(REPOSITORY))),
-    docsRoot: 'docs',
+    files: new Overlay(snapshot, { policy: POLICY, ...(budget ? { budget } : {}) }),
+    policy: POLICY,
     signal: new AbortController().signal,
     logger: silentLogger,
-    isSymlink: (path) => path === 'docs/link',
     ...overrides,
   };
 }
@@ -174,35 +178,54 @@ describe('the model-driven agent', () => {
     const result = await agent(model).run(input);
     const results = toolResults(prompts[1]);
     expect(results.slice(0, 9).every((text) => text.startsWith('Error: Refused'))).toBe(true);
-    expect(results[6]).toContain('link is a symlink');
+    expect(results[6]).toContain('docs/link is a symbolic link');
     expect(results[9]).toBe('No files match ../**.');
-    expect(results[10]).toMatch(/^Error: Refused \.gitattributes: dot-files are not docs/);
-    expect(results[11]).toMatch(/^Error: Refused AGENTS\.md: AGENTS\.md holds the agent's instructions/);
+    expect(results[10]).toMatch(/^Error: Refused "\.gitattributes": \.gitattributes is a dot-file/);
+    expect(results[11]).toMatch(
+      /^Error: Refused "AGENTS\.md": AGENTS\.md holds the agent's own instructions/,
+    );
     expect(await input.files.changes()).toEqual([]);
     expect(result.reply).toBe('I could not do that.');
   });
 
-  it('enforces the write limits: file count, file size and total bytes', async () => {
-    const { model, prompts } = scriptedModel([
-      {
-        calls: [
-          ['write_file', { path: 'a.md', content: '# A\n' }],
-          ['write_file', { path: 'big.md', content: 'x'.repeat(300) }],
-          ['write_file', { path: 'b.md', content: '# B\n' }],
-          ['write_file', { path: 'c.md', content: '# C\n' }],
-        ],
-      },
-      { text: 'Done' },
-    ]);
-    const input = runInput();
-    await agent(model, { limits: { maxFilesChanged: 2, maxFileBytes: 200, maxTotalBytes: 6 } }).run(input);
-    const [a, big, b, c] = toolResults(prompts[1]);
-    expect(a).toBe('Created a.md (4 bytes).');
-    expect(big).toMatch(/^Error: Refused writing docs\/big\.md: 300 bytes is more than the 200-byte limit/);
-    expect(b).toMatch(/^Error: Refused writing docs\/b\.md: the run would change 8 bytes/);
-    expect(c).toMatch(/^Error: Refused writing docs\/c\.md: the run would change 8 bytes/);
-    expect((await input.files.changes()).map((change) => change.path)).toEqual(['docs/a.md']);
-  });
+  it.each([
+    [
+      'one file too large',
+      { maxFilesChanged: 5, maxFileBytes: 200, maxTotalBytes: 10_000 },
+      /docs\/big\.md would be 300 bytes, more than the 200 bytes allowed for one file/,
+    ],
+    [
+      'too many files',
+      { maxFilesChanged: 1, maxFileBytes: 10_000, maxTotalBytes: 10_000 },
+      /more than 1 files/,
+    ],
+    [
+      'too many bytes in all',
+      { maxFilesChanged: 5, maxFileBytes: 10_000, maxTotalBytes: 100 },
+      /come to 304 bytes, more than the 100 bytes a run may write/,
+    ],
+  ])(
+    'ends the run when the output budget is spent (%s): the overlay holds every agent to it',
+    async (_name, budget, message) => {
+      const { model } = scriptedModel([
+        {
+          calls: [
+            ['write_file', { path: 'a.md', content: '# A\n' }],
+            ['write_file', { path: 'big.md', content: 'x'.repeat(300) }],
+          ],
+        },
+        { text: 'Done' },
+      ]);
+      const input = runInput({}, budget);
+      const failure = await agent(model)
+        .run(input)
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(OutputBudgetError);
+      expect(failure).toBeInstanceOf(UnrecoverableError);
+      expect((failure as Error).message).toMatch(message);
+      expect((failure as Error).message).toMatch(/^The request was stopped and nothing was committed/);
+    },
+  );
 
   it('stops at the step budget with what was done, and says so', async () => {
     const looping: Step[] = Array.from({ length: 10 }, (_, index) => ({
@@ -228,9 +251,11 @@ describe('the model-driven agent', () => {
 
     const slow = new MockLanguageModelV3({
       doGenerate: ({ abortSignal }) =>
-        new Promise((_, reject) =>
-          abortSignal?.addEventListener('abort', () => reject(new Error('aborted by the time budget'))),
-        ),
+        new Promise((_, reject) => {
+          // On a loaded machine the 50 ms may be gone before the call: an aborted signal fires no event.
+          if (abortSignal?.aborted) reject(new Error('aborted by the time budget'));
+          abortSignal?.addEventListener('abort', () => reject(new Error('aborted by the time budget')));
+        }),
     });
     const byTime = await agent(slow, { budgets: { maxWallTimeMs: 50 } }).run(runInput());
     expect(byTime.reply).toMatch(/^I stopped before finishing: the run reached the time budget/);

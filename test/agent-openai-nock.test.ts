@@ -5,6 +5,7 @@ import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
 import { silentLogger } from '../src/logger.js';
 import { languageModel } from '../src/models.js';
+import { policyFor } from './helpers/write-policy.js';
 
 /**
  * The real provider code paths (request building, response parsing, tool calls) against the
@@ -26,7 +27,7 @@ function runInput(files: Overlay) {
     instructions: ['Rename the install command to setup'],
     history: [],
     files,
-    docsRoot: '',
+    policy: policyFor(),
     signal: new AbortController().signal,
     logger: silentLogger,
   };

@@ -91,8 +91,23 @@ describe('.github/docwright.yml', () => {
 
   it('names the key that is wrong', () => {
     expect(() => parseSettings({ docs_root: '../elsewhere' })).toThrow(
-      /\(docs_root\): must be a folder inside/,
+      /\(docs_root\): The docs root "\.\.\/elsewhere" cannot be used: paths may not contain "\.\."/,
     );
+    expect(() => parseSettings({ docs_root: '.github' })).toThrow(/\(docs_root\): .*never written/);
+    expect(() => parseSettings({ writable: ['README.md', ''] })).toThrow(
+      /\(writable\.1\): must not be empty/,
+    );
+  });
+
+  it('reads writable: as one glob or a list, and the docs root however it is typed', () => {
+    expect(parseSettings({ writable: 'README.md' }).writable).toEqual(['README.md']);
+    expect(parseSettings({ writable: ['README.md', 'CHANGELOG.md'] }).writable).toEqual([
+      'README.md',
+      'CHANGELOG.md',
+    ]);
+    expect(parseSettings(null).writable).toEqual([]);
+    for (const typed of ['docs', './docs/', '/docs', 'docs/'])
+      expect(parseSettings({ docs_root: typed }).docsRoot).toBe('docs');
     expect(() => parseSettings({ command: 'docs' })).toThrow(/\(command\)/);
     expect(() => parseSettings({ branch_prefix: 'a..b/' })).toThrow(/\(branch_prefix\)/);
     expect(() => parseSettings({ comand: '/docs' })).toThrow(/comand/);

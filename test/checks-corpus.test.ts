@@ -29,7 +29,8 @@ describe.skipIf(!present)('docs checks on the real mintlify docs', () => {
     expect(messages.some((message) => message.startsWith('automations/create.mdx'))).toBe(false);
     expect(messages.some((message) => message.includes('%24ref'))).toBe(false);
     expect(problems.length).toBeLessThan(150);
-  });
+    // Every page goes through the real MDX parser: a minute is room for a loaded machine.
+  }, 120_000);
 });
 
 const run = promisify(execFile);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkChanges, checkDocs, type CheckProblem, type DocsTree } from '../src/checks/index.js';
+import {
+  checkChanges,
+  checkDocs,
+  isBlocking,
+  type CheckProblem,
+  type DocsTree,
+} from '../src/checks/index.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
+import { policyFor } from './helpers/write-policy.js';
 
 function tree(files: Record<string, string>): DocsTree {
   return {
@@ -48,7 +55,7 @@ describe('page checks', () => {
         '```md',
         '[inside code](/nowhere)',
         '```',
-        'Inline `[code](/nowhere)` and <https://autolink.example> are fine.',
+        'Inline `[code](/nowhere)` is fine.',
       ].join('\n'),
     };
     expect(await checkDocs(tree(files))).toEqual([]);
@@ -89,38 +96,33 @@ describe('page checks', () => {
     expect(problems[0]!.message).toContain('not valid YAML');
   });
 
-  it('reports unclosed fences and unbalanced JSX, and ignores tags in code', async () => {
+  it('reports unclosed fences, and MDX the real parser refuses, ignoring tags in code and Markdown', async () => {
     const problems = await checkDocs(
       tree({
         'fence.mdx': '# F\n\n```js\nconst a = 1;\n',
-        'tags.mdx': [
-          '<Steps>',
-          '  <Step title="One">',
-          '  text',
-          '</Steps>',
-          '</Card>',
-          '<Note>',
+        'steps.mdx': ['<Steps>', '  <Step title="One">', '  text', '</Steps>'].join('\n'),
+        'stray.mdx': '# Title\n\nA stray { brace\n',
+        'closing.mdx': '# Title\n\n</Card>\n',
+        'code.mdx': [
           '```mdx',
           '<Unclosed>',
           '```',
           'Use `<Tabs>` like this.',
-          '<img src="/x.png"> and <br> are void; <a href="/x.png">ok</a>',
+          '<img src="/x.png" /> and <br /> close; <a href="/x.png">ok</a>',
         ].join('\n'),
-        'plain.md': '<p>HTML may stay open in Markdown\n<details><summary>x</summary></details>\n',
+        'plain.md':
+          '<p>HTML may stay open in Markdown\n<details><summary>x</summary></details>\n{ not MDX }\n',
       }),
     );
     expect(brief(problems)).toEqual([
-      'fence.mdx:3 mdx-syntax',
-      'tags.mdx:2 mdx-syntax',
-      'tags.mdx:5 mdx-syntax',
-      'tags.mdx:6 mdx-syntax',
+      'closing.mdx:3 mdx-syntax',
+      'fence.mdx:3 code-fence',
+      'steps.mdx:4 mdx-syntax',
+      'stray.mdx:3 mdx-syntax',
     ]);
-    expect(problems.map((problem) => problem.message)).toEqual([
-      'a code fence is opened and never closed',
-      '<Step> is not closed before </Steps> on line 4',
-      '</Card> closes a tag that is not open',
-      '<Note> is never closed',
-    ]);
+    expect(problems[0]!.message).toMatch(/^the MDX does not parse: Unexpected closing slash/);
+    expect(problems[2]!.message).toContain('expected corresponding closing tag for `<Step>`');
+    expect(problems[3]!.message).toContain('closing brace for `{`');
   });
 
   it('checks the navigation: listed pages exist, OpenAPI entries are skipped, the JSON parses', async () => {
@@ -155,19 +157,47 @@ describe('checks of a change', () => {
     files.delete('docs/old.mdx');
     files.write('docs/other.mdx', '# Other\n\n[old](/old)\n');
     files.write('README.md', '# Changed outside\n');
-    const problems = await checkChanges({ files, base, docsRoot: 'docs', changes: await files.changes() });
+    const problems = await checkChanges({
+      files,
+      base,
+      policy: policyFor('docs'),
+      changes: await files.changes(),
+    });
     expect(brief(problems)).toEqual([
       'docs/docs.json:- navigation',
       'docs/index.mdx:3 broken-link',
-      'docs/other.mdx:3 broken-link',
-      'README.md:- outside-docs-root',
+      'docs/other.mdx:- missing-title',
+      'docs/other.mdx:3 deleted-page-linked',
+      'README.md:- write-policy',
     ]);
     expect(problems[1]!.message).toContain('/typo');
+    expect(problems[3]!.message).toBe('links to /old, a page this change deletes');
+    expect(problems.map(isBlocking)).toEqual([true, false, false, true, true]);
+  });
+
+  it('judges .md pages as Markdown and only changed pages as MDX', async () => {
+    const { files, base } = repository({
+      'index.mdx': '---\ntitle: Home\n---\n\nAn old <Unclosed> page nobody touched.\n',
+      'notes.md': '---\ntitle: Notes\n---\n\nOld.\n',
+    });
+    files.write('notes.md', '---\ntitle: Notes\n---\n\nNew { braces } and <b>open HTML.\n');
+    expect(await checkChanges({ files, base, policy: policyFor(), changes: await files.changes() })).toEqual(
+      [],
+    );
+    files.write('index.mdx', '---\ntitle: Home\n---\n\nAn old <Unclosed> page, now touched.\n');
+    const problems = await checkChanges({ files, base, policy: policyFor(), changes: await files.changes() });
+    // It was already broken: the change did not introduce it, so it is not blamed.
+    expect(problems).toEqual([]);
+    files.write('index.mdx', '---\ntitle: [broken\n---\n\nAn old <Unclosed> page, now touched.\n');
+    const broken = await checkChanges({ files, base, policy: policyFor(), changes: await files.changes() });
+    expect(brief(broken)).toEqual(['index.mdx:3 frontmatter']);
   });
 
   it('finds nothing when the change is clean', async () => {
     const { files, base } = repository({ 'index.mdx': '# Home\n', 'a.mdx': '# A\n\n[home](/)\n' });
     files.write('a.mdx', '# A\n\n[home](/) [self](#a)\n');
-    expect(await checkChanges({ files, base, docsRoot: '', changes: await files.changes() })).toEqual([]);
+    expect(await checkChanges({ files, base, policy: policyFor(), changes: await files.changes() })).toEqual(
+      [],
+    );
   });
 });

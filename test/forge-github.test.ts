@@ -377,10 +377,10 @@ describe('commit', () => {
   });
 
   it.each([
-    ['.github/workflows/ci.yml', /under \.github\//],
-    ['.GitHub/settings.yml', /under \.github\//],
+    ['.github/workflows/ci.yml', /\.github\/ is never written/],
+    ['.GitHub/settings.yml', /\.GitHub\/ is never written/],
     ['../escape.md', /may not contain "\.\."/],
-    ['/etc/passwd', /Absolute paths/],
+    ['/etc/passwd', /absolute paths are not allowed/],
     ['docs/latest', /Refusing to write to symlink docs\/latest/],
     ['docs/latest/page.md', /Refusing to write through symlink docs\/latest/],
     ['docs/index.md/child.md', /docs\/index\.md is a file/],

@@ -5,8 +5,8 @@ import { BuiltinAgent } from './builtin/index.js';
 import { LlmAgent, type LlmAgentOptions } from './llm/index.js';
 import type { Agent } from './types.js';
 
-/** Settings of the model-driven agents a resolver creates (budgets and write limits). */
-export type ModelAgentSettings = Pick<LlmAgentOptions, 'budgets' | 'limits'>;
+/** Settings of the model-driven agents a resolver creates (step, token and time budgets). */
+export type ModelAgentSettings = Pick<LlmAgentOptions, 'budgets'>;
 
 /**
  * Picks the agent for a job's model. `builtin` works offline; `openai:<model>` and

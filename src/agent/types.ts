@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CheckProblem } from '../checks/index.js';
 import type { Overlay } from '../forge/overlay.js';
+import type { WritePolicy } from '../write-policy/index.js';
 
 /** One stored message of a job: a user's instruction or the agent's reply. */
 export interface JobMessage {
@@ -17,12 +18,13 @@ export interface AgentRunInput {
   history: JobMessage[];
   /** The repository at the job's branch (or base ref); the agent's edits go here. */
   files: Overlay;
-  /** Folder the docs live in, relative to the repository root; '' for the root itself. */
-  docsRoot: string;
+  /**
+   * Which paths may be written and why not (the docs root, symlinks, the repository's `writable:`
+   * globs). The overlay enforces the same policy on every write.
+   */
+  policy: WritePolicy;
   signal: AbortSignal;
   logger: Logger;
-  /** Whether a repository path is a symlink in the snapshot, so that no tool reads or writes through one. */
-  isSymlink?: (path: string) => boolean;
   /** For a request made in a pull request review comment: the file (and line) it was written on. */
   reviewComment?: { path: string; line?: number };
 }

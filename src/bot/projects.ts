@@ -1,4 +1,4 @@
-import type { ProjectRow } from '../store/index.js';
+import { projectWritable, type ProjectRow } from '../store/index.js';
 import type { RepositoryClient } from './github-clients.js';
 import type { ConfigReader } from './settings-cache.js';
 import { SettingsError, type RepositorySettings } from './settings.js';
@@ -39,7 +39,7 @@ export async function projectForEvent(
   return project;
 }
 
-/** Writes the settings the engine reads (base branch, docs root, model) into the project row. */
+/** Writes the settings the engine reads (base branch, docs root, model, writable globs) into the project row. */
 export async function applySettings(
   deps: BotDependencies,
   project: ProjectRow,
@@ -50,16 +50,24 @@ export async function applySettings(
     baseRef: settings.baseBranch ?? defaultBranch,
     docsRoot: settings.docsRoot,
     model: settings.model,
+    writable: settings.writable,
   };
   if (
     project.base_ref === wanted.baseRef &&
     project.docs_root === wanted.docsRoot &&
-    project.model === wanted.model
+    project.model === wanted.model &&
+    projectWritable(project).join('\n') === wanted.writable.join('\n')
   ) {
     return project;
   }
   await deps.store.bot.updateProjectSettings(project.id, wanted);
-  return { ...project, base_ref: wanted.baseRef, docs_root: wanted.docsRoot, model: wanted.model };
+  return {
+    ...project,
+    base_ref: wanted.baseRef,
+    docs_root: wanted.docsRoot,
+    model: wanted.model,
+    writable: wanted.writable.length === 0 ? null : wanted.writable.join('\n'),
+  };
 }
 
 /**

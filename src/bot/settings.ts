@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import { isValidBranchName } from '../forge/github-repository.js';
-import { normalizePath } from '../forge/overlay.js';
 import { DEFAULT_COMMAND, parseAllowedBots, PERMISSION_LEVELS, type AllowedBots } from '../github/index.js';
 import type { PermissionLevel } from '../github/index.js';
+import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
 
 /** The file, under `.github/`, that configures docwright for a repository. */
 export const SETTINGS_FILE = 'docwright.yml';
+
+/** One `writable:` glob, relative to the repository: `README.md`, `CHANGELOG.md`, `api/*.yaml`. */
+const writableGlob = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+  .refine((glob) => !/[\u0000-\u001F\u007F]/.test(glob), 'must not hold control characters');
 
 const botList = z
   .union([z.string(), z.array(z.string())])
@@ -22,6 +31,10 @@ const SettingsSchema = z
       .regex(/^\/[\w-]{1,32}$/, 'must be a slash and a word, e.g. /docs')
       .default(DEFAULT_COMMAND),
     docs_root: z.string().default('').transform(docsRoot),
+    writable: z
+      .union([writableGlob, z.array(writableGlob).max(50)])
+      .transform((value) => (Array.isArray(value) ? value : [value]))
+      .default([]),
     base_branch: z.string().refine(isValidBranchName, 'must be a valid branch name').optional(),
     required_permission: z.enum(PERMISSION_LEVELS).exclude(['none']).default('write'),
     allowed_bots: botList.default(''),
@@ -36,17 +49,12 @@ const SettingsSchema = z
   })
   .strict();
 
-/** `docs`, `./docs/`, `/docs` -> `docs`; `.` or empty -> the root; never outside the repository. */
-function docsRoot(value: string, context: z.RefinementCtx): string {
-  const trimmed = value
-    .trim()
-    .replace(/^\.?\/+/, '')
-    .replace(/\/+$/, '');
-  if (trimmed === '' || trimmed === '.') return '';
+/** The docs root, read the one way every docs root is read (write-policy/docs-root.ts). */
+function docsRoot(value: string, context: z.RefinementCtx): DocsRoot {
   try {
-    return normalizePath(trimmed);
-  } catch {
-    context.addIssue({ code: 'custom', message: 'must be a folder inside the repository' });
+    return parseDocsRoot(value);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
     return z.NEVER;
   }
 }
@@ -55,7 +63,9 @@ function docsRoot(value: string, context: z.RefinementCtx): string {
 export interface RepositorySettings {
   command: string;
   /** Folder of the docs, relative to the repository root; '' for the root. */
-  docsRoot: string;
+  docsRoot: DocsRoot;
+  /** Globs of files outside the write policy's defaults that jobs may write (`README.md`). */
+  writable: string[];
   /** The branch jobs start from and open pull requests against; null: the repository's default. */
   baseBranch: string | null;
   requiredPermission: PermissionLevel;
@@ -99,6 +109,7 @@ export function parseSettings(raw: unknown): RepositorySettings {
   return {
     command: values.command,
     docsRoot: values.docs_root,
+    writable: values.writable,
     baseBranch: values.base_branch ?? null,
     requiredPermission: values.required_permission,
     allowedBots: parseAllowedBots(values.allowed_bots),

@@ -1,7 +1,10 @@
+import { readFrontmatter } from '../docs/frontmatter.js';
+import { isDocsPagePath, urlPathFromFile } from '../docs/url-path.js';
 import type { Overlay } from '../forge/overlay.js';
 import type { FileChange } from '../forge/types.js';
+import type { WritePolicy } from '../write-policy/index.js';
 import { checkDocs, sortProblems } from './check-docs.js';
-import { normalizeDocsRoot, overlayDocsTree } from './docs-tree.js';
+import { overlayDocsTree } from './docs-tree.js';
 import type { CheckProblem } from './types.js';
 
 const MARKDOWN_FILE = /\.mdx?$/i;
@@ -11,51 +14,91 @@ export interface ChangeCheckInput {
   files: Overlay;
   /** The same repository before them (an overlay of the snapshot with nothing written). */
   base: Overlay;
-  /** The project's docs root, relative to the repository; '' for the root. */
-  docsRoot: string;
+  /** The run's write policy: its docs root, and what may change at all. */
+  policy: WritePolicy;
   /** The net change (`files.changes()`). */
   changes: readonly FileChange[];
 }
 
 /**
  * The docs checks of one run, blaming the change only for what it broke: the changed pages are
- * checked (every page when one was deleted or moved, since links elsewhere may point at it), the
- * navigation too, and problems the docs already had before the change are left out. Files are
- * reported relative to the repository.
+ * checked (links of every page when one was deleted or moved, since links elsewhere may point at
+ * it), the navigation too, and problems the docs already had before the change are left out.
+ * A link to a page the change deleted is its own, blocking, finding. Files are reported relative
+ * to the repository.
  */
 export async function checkChanges(input: ChangeCheckInput): Promise<CheckProblem[]> {
-  const root = normalizeDocsRoot(input.docsRoot);
-  const prefix = root === '' ? '' : `${root}/`;
-  const outside = input.changes.filter((change) => !isInsideDocs(change.path, prefix));
-  const inside = input.changes
-    .filter((change) => isInsideDocs(change.path, prefix))
-    .map((change) => ({ path: change.path.slice(prefix.length), removed: change.content === null }));
-  const after = overlayDocsTree(input.files, root);
-  const removedPage = inside.some((change) => change.removed && MARKDOWN_FILE.test(change.path));
-  const files = removedPage
-    ? after.paths().filter((file) => MARKDOWN_FILE.test(file))
-    : inside.filter((change) => !change.removed).map((change) => change.path);
-  const found = await checkDocs(after, { files });
-  const before = overlayDocsTree(input.base, root);
+  const { policy } = input;
+  const refused = input.changes.flatMap((change) => {
+    const verdict = policy.check(change.path);
+    return verdict.allowed ? [] : [{ path: change.path, reason: verdict.reason }];
+  });
+  const inside = input.changes.flatMap((change) => {
+    const path = policy.docsPath(change.path);
+    return path === undefined ? [] : [{ path, removed: change.content === null }];
+  });
+  const written = inside.filter((change) => !change.removed).map((change) => change.path);
+  const removedPages = new Set(
+    inside
+      .filter((change) => change.removed && isDocsPagePath(change.path))
+      .map((change) => urlPathFromFile(change.path)),
+  );
+  const after = overlayDocsTree(input.files, policy.root);
+  const files = removedPages.size > 0 ? after.paths().filter((file) => MARKDOWN_FILE.test(file)) : written;
+  const found = await checkDocs(after, { files, syntax: written });
+  const before = overlayDocsTree(input.base, policy.root);
   const existed = new Set(before.paths());
-  const known = await checkDocs(before, { files: files.filter((file) => existed.has(file)) });
-  const introduced = withoutKnown(found, known).map((problem) => ({
-    ...problem,
+  const known = await checkDocs(before, {
+    files: files.filter((file) => existed.has(file)),
+    syntax: written.filter((file) => existed.has(file)),
+  });
+  const introduced = [...withoutKnown(found, known), ...(await missingTitles(input, written))];
+  const prefix = policy.root === '' ? '' : `${policy.root}/`;
+  const blamed = introduced.map((problem) => ({
+    ...deletedPageLink(problem, removedPages),
     file: prefix + problem.file,
   }));
-  const escaped: CheckProblem[] = outside.map((change) => ({
-    rule: 'outside-docs-root',
-    file: change.path,
-    message: `${change.path} is outside the docs folder${root === '' ? '' : ` ${root}/`} or protected; it must not change`,
-    key: `outside-docs-root|${change.path}`,
+  const escaped: CheckProblem[] = refused.map(({ path, reason }) => ({
+    rule: 'write-policy',
+    file: path,
+    message: `${path} must not change: ${reason}`,
+    key: `write-policy|${path}`,
   }));
-  return sortProblems([...escaped, ...introduced]);
+  return sortProblems([...escaped, ...blamed]);
 }
 
-/** Whether a repository path is inside the docs root and outside `.github/`. */
-function isInsideDocs(path: string, prefix: string): boolean {
-  if (path === '.github' || path.startsWith('.github/')) return false;
-  return prefix === '' || path.startsWith(prefix);
+/** A broken link whose target the change deleted: the site would lose a page other pages need. */
+function deletedPageLink(problem: CheckProblem, removedPages: Set<string>): CheckProblem {
+  if (problem.rule !== 'broken-link' || problem.target === undefined || !removedPages.has(problem.target)) {
+    return problem;
+  }
+  return {
+    ...problem,
+    rule: 'deleted-page-linked',
+    message: `links to ${problem.target}, a page this change deletes`,
+    key: `deleted-page-linked|${problem.file}|${problem.target}`,
+  };
+}
+
+/** Pages the change wrote that have no `title`: new ones, or ones that lost it. */
+async function missingTitles(input: ChangeCheckInput, written: string[]): Promise<CheckProblem[]> {
+  const problems: CheckProblem[] = [];
+  for (const file of written) {
+    const repoPath = input.policy.repoPath(file);
+    if (!isDocsPagePath(file) || (await hasTitle(input.files, repoPath))) continue;
+    if (input.base.exists(repoPath) && !(await hasTitle(input.base, repoPath))) continue;
+    problems.push({
+      rule: 'missing-title',
+      file,
+      message: 'the page has no title in its frontmatter',
+      key: `missing-title|${file}`,
+    });
+  }
+  return problems;
+}
+
+async function hasTitle(files: Overlay, repoPath: string): Promise<boolean> {
+  return readFrontmatter(await files.read(repoPath)).title !== undefined;
 }
 
 /** `found` minus one occurrence per known problem with the same key. */

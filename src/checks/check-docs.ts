@@ -8,21 +8,24 @@ const MARKDOWN_FILE = /\.mdx?$/i;
 export interface CheckDocsOptions {
   /** Markdown/MDX files to check (relative to the docs root); default: every one in the tree. */
   files?: readonly string[];
+  /** Of those, the files whose syntax (frontmatter, MDX) is checked; default: all of them. */
+  syntax?: readonly string[];
   /** Check the navigation config too; default true. */
   navigation?: boolean;
 }
 
 /**
  * Runs the docs checks over a docs folder: each Markdown/MDX file parses (frontmatter, fences,
- * tags), its internal links and anchors resolve, and the navigation lists existing pages.
+ * MDX), its internal links and anchors resolve, and the navigation lists existing pages.
  * Problems come sorted by file and line.
  */
 export async function checkDocs(tree: DocsTree, options: CheckDocsOptions = {}): Promise<CheckProblem[]> {
   const site = await SiteMap.load(tree);
   const files = options.files ?? tree.paths().filter((file) => MARKDOWN_FILE.test(file));
+  const syntax = options.syntax === undefined ? undefined : new Set(options.syntax);
   const problems: CheckProblem[] = [];
   for (const file of files) {
-    if (MARKDOWN_FILE.test(file)) problems.push(...(await checkPage(site, file)));
+    if (MARKDOWN_FILE.test(file)) problems.push(...(await checkPage(site, file, syntax?.has(file) ?? true)));
   }
   if (options.navigation !== false) problems.push(...checkNavigation(site));
   return sortProblems(problems);

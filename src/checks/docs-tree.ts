@@ -2,24 +2,14 @@ import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Overlay } from '../forge/overlay.js';
+import type { DocsRoot } from '../write-policy/index.js';
 import type { DocsTree } from './types.js';
 
 /** Folders never read from disk: version control, tooling and installed packages hold no pages. */
 const SKIPPED_FOLDERS = new Set(['node_modules']);
 
-/** The normalised docs root: `''` for the repository root, else `docs` (no slashes around it). */
-export function normalizeDocsRoot(docsRoot: string): string {
-  const root = docsRoot
-    .trim()
-    .replaceAll('\\', '/')
-    .replace(/^\.?\/+/, '')
-    .replace(/\/+$/, '');
-  return root === '.' ? '' : root;
-}
-
 /** The docs of a job as the checks see them: the overlay's files under the docs root. */
-export function overlayDocsTree(overlay: Overlay, docsRoot: string): DocsTree {
-  const root = normalizeDocsRoot(docsRoot);
+export function overlayDocsTree(overlay: Overlay, root: DocsRoot): DocsTree {
   const prefix = root === '' ? '' : `${root}/`;
   return {
     paths: () => overlay.list(root).map((file) => file.slice(prefix.length)),

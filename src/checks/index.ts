@@ -1,15 +1,16 @@
 /**
- * The docs checks (issue 6): run after every agent's edits and before the commit, and by
- * `docwright check` on a folder. Frontmatter parses, MDX is balanced, internal links and anchors
- * resolve, the navigation lists existing pages, nothing outside the docs root changed.
+ * The docs checks: run after every agent's edits and before the commit, and by `docwright check`
+ * on a folder. Blocking: frontmatter parses, MDX parses, the navigation is valid JSON and lists
+ * existing pages, no link points at a page the change deleted, the write policy allows every
+ * change. Advisory: internal links and anchors resolve, code fences close, pages have titles.
  */
 export { checkChanges, type ChangeCheckInput } from './check-changes.js';
 export { checkDocs, sortProblems, type CheckDocsOptions } from './check-docs.js';
-export { folderDocsTree, normalizeDocsRoot, overlayDocsTree } from './docs-tree.js';
+export { folderDocsTree, overlayDocsTree } from './docs-tree.js';
 export {
   formatProblemsAsMarkdown,
   formatProblemsForTerminal,
   problemLocation,
   summarizeProblems,
 } from './format.js';
-export type { CheckProblem, CheckRule, DocsTree } from './types.js';
+export { isBlocking, type CheckProblem, type CheckRule, type DocsTree } from './types.js';

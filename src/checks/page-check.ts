@@ -1,43 +1,59 @@
 import matter from 'gray-matter';
-import { checkTagBalance } from './jsx-tags.js';
 import { hasAnchor } from './page-anchors.js';
 import { extractLinks, resolveLink, type PageLink } from './page-links.js';
 import type { ScannedPage } from './page-scan.js';
+import { mdxSyntaxError } from './mdx-syntax.js';
 import { isMdx, type SiteMap } from './site-map.js';
 import type { CheckProblem, CheckRule } from './types.js';
 
 /**
- * The checks of one page (path relative to the docs root): its frontmatter is a valid YAML
- * mapping, its code fences and tags are balanced, and its internal links and anchors resolve.
+ * The checks of one page (path relative to the docs root): its internal links and anchors
+ * resolve, and, with `syntax`, its frontmatter is a YAML mapping, its code fences close and (for
+ * `.mdx` only: Markdown is not MDX) the MDX parser accepts it.
  */
-export async function checkPage(site: SiteMap, file: string): Promise<CheckProblem[]> {
+export async function checkPage(site: SiteMap, file: string, syntax = true): Promise<CheckProblem[]> {
   const scan = await site.scan(file);
-  const mdx = isMdx(file);
-  const problem = (rule: CheckRule, detail: string, message: string, line?: number): CheckProblem => ({
-    rule,
-    file,
-    ...(line === undefined ? {} : { line }),
-    message,
-    key: `${rule}|${file}|${detail}`,
-  });
-  const problems: CheckProblem[] = [...checkFrontmatter(scan, problem)];
-  if (scan.unclosedFence !== undefined) {
-    problems.push(
-      problem('mdx-syntax', 'unclosed fence', 'a code fence is opened and never closed', scan.unclosedFence),
-    );
-  }
-  for (const tag of checkTagBalance(scan.prose, { mdx })) {
-    problems.push(problem('mdx-syntax', tag.detail, tag.message, tag.line));
-  }
+  const problem = (rule: CheckRule, detail: string, message: string, line?: number, target?: string) => {
+    const found: CheckProblem = { rule, file, message, key: `${rule}|${file}|${detail}` };
+    if (line !== undefined) found.line = line;
+    if (target !== undefined) found.target = target;
+    return found;
+  };
+  const problems: CheckProblem[] = syntax ? await checkSyntax(site, file, scan, problem) : [];
   const ownAnchors = () => site.fileAnchors(file);
   for (const link of extractLinks(scan.prose)) {
     const found = await checkLink(site, file, ownAnchors, link);
-    if (found) problems.push(problem(found.rule, link.href, found.message, link.line));
+    if (found) problems.push(problem(found.rule, link.href, found.message, link.line, found.target));
   }
   return problems;
 }
 
-type ProblemOf = (rule: CheckRule, detail: string, message: string, line?: number) => CheckProblem;
+async function checkSyntax(
+  site: SiteMap,
+  file: string,
+  scan: ScannedPage,
+  problem: ProblemOf,
+): Promise<CheckProblem[]> {
+  const problems = checkFrontmatter(scan, problem);
+  if (scan.unclosedFence !== undefined) {
+    problems.push(
+      problem('code-fence', 'unclosed fence', 'a code fence is opened and never closed', scan.unclosedFence),
+    );
+  }
+  if (isMdx(file)) {
+    const failure = mdxSyntaxError(await site.tree.read(file));
+    if (failure) problems.push(problem('mdx-syntax', 'does not parse', failure.message, failure.line));
+  }
+  return problems;
+}
+
+type ProblemOf = (
+  rule: CheckRule,
+  detail: string,
+  message: string,
+  line?: number,
+  target?: string,
+) => CheckProblem;
 
 function checkFrontmatter(scan: ScannedPage, problem: ProblemOf): CheckProblem[] {
   const block = scan.frontmatter;
@@ -66,7 +82,7 @@ async function checkLink(
   file: string,
   ownAnchors: () => Promise<Set<string>>,
   link: PageLink,
-): Promise<{ rule: CheckRule; message: string } | undefined> {
+): Promise<{ rule: CheckRule; message: string; target?: string } | undefined> {
   const target = resolveLink(link.href, file);
   if (target === undefined) return undefined;
   if (target.kind === 'outside') {
@@ -81,6 +97,7 @@ async function checkLink(
     return {
       rule: 'broken-link',
       message: `the link ${link.href} points to ${target.urlPath}, which is not a page`,
+      target: target.urlPath,
     };
   }
   if (target.anchor === undefined || target.anchor === '') return undefined;

@@ -5,7 +5,32 @@
 
 /** What a problem is about; stable names, shown in the CLI output and the PR body. */
 export type CheckRule =
-  'frontmatter' | 'mdx-syntax' | 'broken-link' | 'broken-anchor' | 'navigation' | 'outside-docs-root';
+  | 'frontmatter'
+  | 'mdx-syntax'
+  | 'navigation'
+  | 'deleted-page-linked'
+  | 'write-policy'
+  | 'broken-link'
+  | 'broken-anchor'
+  | 'code-fence'
+  | 'missing-title';
+
+/**
+ * Findings that mean the site would not build (or the change broke what it must not): a run that
+ * still has one after its repair rounds commits nothing. The others are listed in the reply.
+ */
+const BLOCKING_RULES: ReadonlySet<CheckRule> = new Set([
+  'frontmatter',
+  'mdx-syntax',
+  'navigation',
+  'deleted-page-linked',
+  'write-policy',
+]);
+
+/** Whether a finding blocks the commit (else it is advisory). */
+export function isBlocking(problem: Pick<CheckProblem, 'rule'>): boolean {
+  return BLOCKING_RULES.has(problem.rule);
+}
 
 /** One thing wrong with the docs. */
 export interface CheckProblem {
@@ -15,6 +40,8 @@ export interface CheckProblem {
   /** 1-based line, when the problem has one. */
   line?: number;
   message: string;
+  /** For a broken link to a page: the URL path it points to. */
+  target?: string;
   /**
    * What identifies the problem apart from its line (rule, file and e.g. the link target): a change
    * is blamed only for problems whose key the unchanged docs did not already have.

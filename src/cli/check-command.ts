@@ -1,12 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import {
-  checkDocs,
-  folderDocsTree,
-  formatProblemsForTerminal,
-  normalizeDocsRoot,
-  summarizeProblems,
-} from '../checks/index.js';
+import { checkDocs, folderDocsTree, formatProblemsForTerminal, summarizeProblems } from '../checks/index.js';
+import { parseDocsRoot } from '../write-policy/index.js';
 
 export interface CheckCommandOptions {
   /** Folder of the docs inside the checked folder (a repository's `docs/`); default: the folder itself. */
@@ -28,7 +23,7 @@ export async function checkCommand(
   folder: string,
   options: CheckCommandOptions = {},
 ): Promise<CheckCommandResult> {
-  const root = path.resolve(folder, normalizeDocsRoot(options.docsRoot ?? ''));
+  const root = path.resolve(folder, parseDocsRoot(options.docsRoot ?? ''));
   if (!isFolder(root)) throw new Error(`${root} is not a folder`);
   const problems = await checkDocs(folderDocsTree(root));
   if (problems.length === 0) return { output: `${root}: no problems found`, ok: true };

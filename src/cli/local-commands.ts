@@ -6,12 +6,15 @@ import { LocalGitForge } from '../forge/local-git.js';
 import type { GitEnvironment } from '../forge/git-command.js';
 import { parseModelSpec } from '../models.js';
 import { openStore } from '../store/index.js';
+import { parseDocsRoot } from '../write-policy/index.js';
 
 export interface ProjectAddOptions {
   id: string;
   repository: string;
   ref: string;
   docsRoot?: string;
+  /** Comma-separated globs: the repository's `writable:` setting for a project without one. */
+  writable?: string;
   domain?: string;
   model?: string;
   allowedOrigins?: string;
@@ -26,6 +29,8 @@ export async function addProject(
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(options.id)) {
     throw new Error('--id must be 1–64 letters, digits, dots, dashes or underscores');
   }
+  // Checked before the repository is: a root outside the repository is refused in words.
+  const docsRoot = parseDocsRoot(options.docsRoot ?? '');
   if (options.model) parseModelSpec(options.model); // throws "Unknown model …: use builtin, openai:<model> or anthropic:<model>"
   const { repository, forge } = await checkRepository(config, environment, options);
   const store = await openStore(config);
@@ -39,7 +44,11 @@ export async function addProject(
       id: options.id,
       repository,
       baseRef: options.ref,
-      docsRoot: options.docsRoot ?? '',
+      docsRoot,
+      writable: options.writable
+        ?.split(',')
+        .map((glob) => glob.trim())
+        .filter(Boolean),
       domain: options.domain ?? null,
       model: options.model ?? null,
       allowedOrigins: options.allowedOrigins

@@ -2,6 +2,7 @@
  * File paths of docs pages and the URL paths they are served at, the way Mintlify-style sites map
  * them: `guides/setup.mdx` -> `/guides/setup`, `index.mdx` -> `/`, `guides/index.mdx` -> `/guides`.
  */
+import { parseDocsRoot } from '../write-policy/index.js';
 
 const PAGE_EXTENSION = /\.(mdx|md)$/i;
 
@@ -28,8 +29,8 @@ export function normalizeFilePath(path: string): string {
  */
 export function relativeToDocsRoot(path: string, docsRoot = ''): string | null {
   const file = normalizeFilePath(path);
-  const root = normalizeFilePath(docsRoot);
-  if (root === '' || root === '.') return file;
+  const root = parseDocsRoot(docsRoot);
+  if (root === '') return file;
   return file.startsWith(`${root}/`) ? file.slice(root.length + 1) : null;
 }
 

@@ -12,12 +12,18 @@ export function formatCommitMessage(input: {
   jobId: string;
   runKey: string;
 }): string {
-  const title = oneLine(input.title, 72);
+  const title = oneLine(withoutControls(input.title), 72);
   // A model's reply often opens with the very line that became the title: not twice.
-  const reply = input.reply.trim();
+  const reply = withoutControls(input.reply).trim();
   const [first = '', ...rest] = reply.split('\n');
   const body = first.trim() === input.title.trim() ? rest.join('\n').trim() : reply;
   return `${title}\n\n${body ? `${body}\n\n` : ''}${JOB_TRAILER}: ${input.jobId}\n${RUN_TRAILER}: ${input.runKey}\n`;
+}
+
+/** Git refuses a commit message with a NUL byte; other control characters only garble the log. */
+function withoutControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
+  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '\uFFFD');
 }
 
 export interface ParsedCommitMessage {

@@ -1,15 +1,19 @@
 import type { Agent, AgentResult, AgentRunInput } from '../agent/types.js';
-import {
-  checkChanges,
-  formatProblemsAsMarkdown,
-  summarizeProblems,
-  type CheckProblem,
-} from '../checks/index.js';
+import { checkChanges, type CheckProblem } from '../checks/index.js';
 import { UnrecoverableError } from '../errors.js';
-import { normalizePath, Overlay } from '../forge/overlay.js';
+import type { OutputBudget } from '../forge/output-budget.js';
+import { Overlay } from '../forge/overlay.js';
 import type { CommitInfo, FileChange, Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../logger.js';
-import type { ClaimedJob, JobRow, ProjectRow, RunOutcome } from '../store/index.js';
+import {
+  projectWritable,
+  type ClaimedJob,
+  type JobRow,
+  type ProjectRow,
+  type RunOutcome,
+} from '../store/index.js';
+import { InvalidDocsRootError, parseDocsRoot, WritePolicy } from '../write-policy/index.js';
+import { blockingFailure, runReply } from './run-findings.js';
 import { formatCommitMessage, oneLine, parseCommitMessage, RUN_TRAILER } from './commit-message.js';
 
 export interface RunDependencies {
@@ -18,6 +22,8 @@ export interface RunDependencies {
   logger: Logger;
   /** Rounds in which an agent that can repair is handed the docs checks' findings (default 2). */
   maxRepairRounds?: number;
+  /** What one run may change (files, bytes per file, bytes in all); default DEFAULT_OUTPUT_BUDGET. */
+  outputBudget?: OutputBudget;
   /**
    * The pull request's description (the app adds the requests and a link back to the thread); it
    * must keep the hidden job marker. Default: the agent's reply and the marker.
@@ -65,13 +71,21 @@ export async function runJob(
       throw new UnrecoverableError(`The base branch "${project.base_ref}" does not exist in the repository`);
     const snapshot = await deps.forge.snapshot(repository, base);
     let changes;
+    let policy;
     try {
-      ({ reply, title, changes } = await editWithChecks(deps, project, claimed, history, snapshot, signal));
+      ({ reply, title, changes, policy } = await editWithChecks(
+        deps,
+        project,
+        claimed,
+        history,
+        snapshot,
+        signal,
+      ));
     } finally {
       snapshot.close?.();
     }
-    assertChangesAllowed(changes, project.docs_root);
     if (changes.length > 0) {
+      assertChangesAllowed(changes, policy);
       const message = formatCommitMessage({ title, reply, jobId: job.id, runKey });
       await deps.forge.commit({
         repository,
@@ -108,9 +122,10 @@ async function editWithChecks(
   history: { role: 'user' | 'agent'; content: string; created_at: string }[],
   snapshot: Snapshot,
   signal: AbortSignal,
-): Promise<{ reply: string; title: string; changes: FileChange[] }> {
+): Promise<{ reply: string; title: string; changes: FileChange[]; policy: WritePolicy }> {
   const { job, pending } = claimed;
   const instructions = pending.map((message) => message.content);
+  const policy = writePolicy(project, snapshot);
   const input: AgentRunInput = {
     jobId: job.id,
     instructions,
@@ -119,17 +134,19 @@ async function editWithChecks(
       content: message.content,
       createdAt: message.created_at,
     })),
-    files: new Overlay(snapshot),
-    docsRoot: project.docs_root,
+    files: new Overlay(snapshot, { policy, ...(deps.outputBudget ? { budget: deps.outputBudget } : {}) }),
+    policy,
     signal,
     logger: deps.logger.child({ job: job.id }),
-    isSymlink: symlinkTest(snapshot),
   };
   const rounds = deps.maxRepairRounds ?? DEFAULT_REPAIR_ROUNDS;
   const checked = await editAndCheck(deps.agentFor(job.model), input, new Overlay(snapshot), rounds);
   signal.throwIfAborted();
+  const failure = blockingFailure(checked.problems, checked.result.reply);
+  if (failure !== undefined) throw new UnrecoverableError(failure);
   return {
-    reply: withLeftovers(checked.result.reply, checked.problems),
+    policy,
+    reply: runReply(checked.result.reply, checked.changes, checked.problems),
     title: checked.result.title ?? oneLine(instructions.join('; '), 72),
     changes: checked.changes,
   };
@@ -167,18 +184,26 @@ async function checkEdits(
 ): Promise<CheckProblem[]> {
   if (changes.length === 0) return [];
   try {
-    return await checkChanges({ files: input.files, base, docsRoot: input.docsRoot, changes });
+    return await checkChanges({ files: input.files, base, policy: input.policy, changes });
   } catch (error) {
     input.logger.error({ err: error }, 'the docs checks failed to run');
     return [];
   }
 }
 
-/** The reply with the problems the checks still found listed under it. */
-function withLeftovers(reply: string, problems: CheckProblem[]): string {
-  if (problems.length === 0) return reply;
-  const heading = `**Docs checks:** ${summarizeProblems(problems)} left to fix by hand:`;
-  return `${reply.trimEnd()}\n\n${heading}\n\n${formatProblemsAsMarkdown(problems)}`;
+/** The run's write policy: the project's docs root and `writable:` globs, the snapshot's symlinks. */
+function writePolicy(project: ProjectRow, snapshot: Snapshot): WritePolicy {
+  try {
+    const docsRoot = parseDocsRoot(project.docs_root);
+    return new WritePolicy({
+      docsRoot,
+      writable: projectWritable(project),
+      isSymlink: symlinkTest(snapshot),
+    });
+  } catch (error) {
+    if (error instanceof InvalidDocsRootError) throw new UnrecoverableError(error.message);
+    throw error;
+  }
 }
 
 /** The snapshot's symlink test, when it has one (local git snapshots do; see git-snapshot.ts). */
@@ -198,18 +223,10 @@ async function landedRun(
   return parseCommitMessage(commit.message).trailers[RUN_TRAILER] === runKey ? commit : null;
 }
 
-/** The invariant every agent is held to, whatever it claims: only the docs root, never `.github/`. */
-export function assertChangesAllowed(changes: FileChange[], docsRoot: string): void {
-  const root = docsRoot === '' ? '' : `${normalizePath(docsRoot)}/`;
-  for (const change of changes) {
-    const file = normalizePath(change.path);
-    if (file === '.github' || file.startsWith('.github/')) {
-      throw new UnrecoverableError(
-        `The agent tried to change ${file}; nothing under .github/ is ever written`,
-      );
-    }
-    if (root !== '' && !file.startsWith(root)) {
-      throw new UnrecoverableError(`The agent tried to change ${file}, outside the docs root ${docsRoot}`);
-    }
-  }
+/**
+ * The last word before the commit, whatever an agent claims: every change is one the write
+ * policy allows (the overlay already refused the others; this holds for any agent).
+ */
+export function assertChangesAllowed(changes: readonly FileChange[], policy: WritePolicy): void {
+  for (const change of changes) policy.assert(change.path);
 }

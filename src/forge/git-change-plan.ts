@@ -1,6 +1,6 @@
 import { badRequest } from '../errors.js';
 import { SYMLINK_MODE, type TreeEntry } from './git-ls-tree.js';
-import { normalizePath } from './overlay.js';
+import { normalizePath, unsafePathReason } from '../write-policy/index.js';
 import type { FileChange } from './types.js';
 
 /** One line of the temporary index update: a blob to write with its mode, or a deletion. */
@@ -14,18 +14,17 @@ export interface PlannedChange {
 const REGULAR_FILE_MODE = '100644';
 
 /**
- * Normalises the paths of a change set and refuses what the agent may never write: an empty set,
- * duplicates, `.github/` (workflows run with the repository's secrets) and `.git` entries. Absolute
- * paths and `..` are refused by normalizePath.
+ * Normalises the paths of a change set and refuses an empty set, duplicates, and any path the
+ * write policy says no repository may hold (`.github/`, `.git`, escapes, look-alike separators),
+ * asked here again because a forge may be handed changes by any caller.
  */
 export function normalizeChanges(changes: readonly FileChange[]): FileChange[] {
   if (changes.length === 0) throw badRequest('Nothing to commit: the change set is empty');
   const seen = new Set<string>();
   return changes.map((change) => {
-    const file = normalizeOrRefuse(change.path);
-    const segments = file.toLowerCase().split('/');
-    if (segments[0] === '.github') throw badRequest(`Refusing to write under .github/: ${file}`);
-    if (segments.includes('.git')) throw badRequest(`Refusing to write a .git entry: ${file}`);
+    const unsafe = unsafePathReason(change.path);
+    if (unsafe !== undefined) throw badRequest(`Refusing to write ${JSON.stringify(change.path)}: ${unsafe}`);
+    const file = normalizePath(change.path);
     if (seen.has(file)) throw badRequest(`The change set names ${file} twice`);
     seen.add(file);
     return { path: file, content: change.content };
@@ -85,12 +84,4 @@ function describe(entry: TreeEntry): string {
   if (entry.type === 'tree') return 'folder';
   if (entry.type === 'commit') return 'submodule';
   return entry.mode === SYMLINK_MODE ? 'symlink' : 'file';
-}
-
-function normalizeOrRefuse(file: string): string {
-  try {
-    return normalizePath(file);
-  } catch (error) {
-    throw badRequest(error instanceof Error ? error.message : String(error));
-  }
 }

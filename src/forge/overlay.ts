@@ -1,14 +1,38 @@
-import path from 'node:path';
+import { normalizePath, type WritePolicy } from '../write-policy/index.js';
+import { DEFAULT_OUTPUT_BUDGET, OutputBudgetMeter, type OutputBudget } from './output-budget.js';
 import type { FileChange, Snapshot } from './types.js';
+
+export { normalizePath };
+
+export interface OverlayOptions {
+  /** Every write, delete and move is asked here first (a refusal throws WriteRefusedError). */
+  policy?: WritePolicy;
+  /** Caps on what may be changed; default DEFAULT_OUTPUT_BUDGET. */
+  budget?: OutputBudget;
+}
 
 /**
  * An in-memory layer over a snapshot: the agent reads and writes here, and `changes()` is what the
- * forge commits. Paths are normalised and checked once, here, so no writer can escape the repository.
+ * forge commits. Every writer of every agent comes through here, so the write policy and the output
+ * budget are enforced in this one place: a refused change throws before anything is stored.
  */
 export class Overlay {
   private readonly written = new Map<string, Buffer | null>();
+  private readonly meter: OutputBudgetMeter;
+  private readonly policy: WritePolicy | undefined;
 
-  constructor(private readonly base: Snapshot) {}
+  constructor(
+    private readonly base: Snapshot,
+    options: OverlayOptions = {},
+  ) {
+    this.policy = options.policy;
+    this.meter = new OutputBudgetMeter(options.budget ?? DEFAULT_OUTPUT_BUDGET);
+  }
+
+  /** Repository paths written, created or deleted so far, in the order first changed. */
+  touched(): string[] {
+    return this.meter.files();
+  }
 
   get baseCommit(): string {
     return this.base.commit;
@@ -47,23 +71,70 @@ export class Overlay {
   }
 
   write(file: string, content: string | Buffer): void {
-    this.written.set(
-      normalizePath(file),
-      typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
-    );
+    const key = this.writableKey(file);
+    // A string is measured before it is encoded, so an oversized one is never copied.
+    const bytes = typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.length;
+    this.meter.assertWrite(key, bytes);
+    this.written.set(key, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+    this.meter.record(key, bytes);
   }
 
   delete(file: string): void {
-    const key = normalizePath(file);
+    const key = this.writableKey(file);
     if (!this.exists(key)) throw new Error(`File not found: ${key}`);
+    this.meter.assertFiles([key]);
     this.written.set(key, null);
+    this.meter.record(key, 0);
   }
 
   async move(from: string, to: string): Promise<void> {
-    const content = await this.readBuffer(from);
-    if (this.exists(to)) throw new Error(`File already exists: ${normalizePath(to)}`);
-    this.write(to, content);
-    this.delete(from);
+    const [source, target] = [this.writableKey(from), this.writableKey(to)];
+    const content = await this.readBuffer(source);
+    if (this.exists(target)) throw new Error(`File already exists: ${target}`);
+    this.meter.assertFiles([source, target]);
+    this.write(target, content);
+    this.delete(source);
+  }
+
+  /**
+   * Replaces every occurrence of `search` in a file and returns how many there were. The
+   * occurrences are counted and the new size checked against the budget before the new content is
+   * built, so a replacement that would blow up a file (one letter by a long text) costs no memory.
+   */
+  async replaceAll(file: string, search: string, replacement: string): Promise<number> {
+    const key = normalizePath(file);
+    const content = await this.readBuffer(key);
+    const needle = Buffer.from(search, 'utf8');
+    const positions: number[] = [];
+    for (
+      let at = content.indexOf(needle);
+      at !== -1 && needle.length > 0;
+      at = content.indexOf(needle, at + needle.length)
+    ) {
+      positions.push(at);
+    }
+    if (positions.length === 0) return 0;
+    this.writableKey(key);
+    const replacementBytes = Buffer.byteLength(replacement, 'utf8');
+    const size = content.length + positions.length * (replacementBytes - needle.length);
+    this.meter.assertWrite(key, size);
+    const inserted = Buffer.from(replacement, 'utf8');
+    const result = Buffer.allocUnsafe(size);
+    let from = 0;
+    let to = 0;
+    for (const at of positions) {
+      to += content.copy(result, to, from, at);
+      to += inserted.copy(result, to);
+      from = at + needle.length;
+    }
+    content.copy(result, to, from);
+    this.write(key, result);
+    return positions.length;
+  }
+
+  /** The normalised key of a path the policy lets the run write. */
+  private writableKey(file: string): string {
+    return this.policy ? this.policy.assert(file) : normalizePath(file);
   }
 
   /** The net change against the snapshot: writes equal to the base content are dropped. */
@@ -79,19 +150,4 @@ export class Overlay {
     }
     return result;
   }
-}
-
-/**
- * Normalises a repository-relative path and refuses anything that could leave the repository:
- * absolute paths, `..` segments, empty names and NUL bytes.
- */
-export function normalizePath(file: string): string {
-  if (file.includes('\0')) throw new Error(`Invalid path: ${JSON.stringify(file)}`);
-  const posix = file.replaceAll('\\', '/');
-  if (posix.startsWith('/') || /^[a-zA-Z]:/.test(posix))
-    throw new Error(`Absolute paths are not allowed: ${file}`);
-  if (posix.split('/').includes('..')) throw new Error(`Paths may not contain "..": ${file}`);
-  const normalized = path.posix.normalize(posix).replace(/^\.\//, '').replace(/\/$/, '');
-  if (normalized === '' || normalized === '.') throw new Error(`Invalid path: ${JSON.stringify(file)}`);
-  return normalized;
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { JobRow } from './jobs.js';
-import type { ProjectStore, ProjectRow } from './projects.js';
+import type { DocsRoot } from '../write-policy/index.js';
+import { joinWritable, type ProjectStore, type ProjectRow } from './projects.js';
 import type { Database, JobThreadTable } from './schema.js';
 
 export type JobThreadRow = Selectable<JobThreadTable>;
@@ -85,11 +86,16 @@ export class BotStore {
   /** Applies `.github/docwright.yml` to the project row the engine reads. */
   async updateProjectSettings(
     projectId: string,
-    settings: { baseRef: string; docsRoot: string; model: string | null },
+    settings: { baseRef: string; docsRoot: DocsRoot; model: string | null; writable: readonly string[] },
   ): Promise<void> {
     await this.db
       .updateTable('projects')
-      .set({ base_ref: settings.baseRef, docs_root: settings.docsRoot, model: settings.model })
+      .set({
+        base_ref: settings.baseRef,
+        docs_root: settings.docsRoot,
+        model: settings.model,
+        writable: joinWritable(settings.writable),
+      })
       .where('id', '=', projectId)
       .execute();
   }

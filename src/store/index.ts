@@ -8,7 +8,7 @@ import { ThreadStore } from './threads.js';
 export type { ApiKeyRow } from './api-keys.js';
 export type { JobThreadRow, ThreadKey } from './bot.js';
 export type { ClaimedJob, JobMessageRow, JobRow, RunOutcome } from './jobs.js';
-export type { ProjectRow, NewProject } from './projects.js';
+export { projectWritable, type ProjectRow, type NewProject } from './projects.js';
 export type { ThreadMessage, ThreadMessageRow, ThreadRow } from './threads.js';
 
 /** The store: projects, keys and jobs over one database, SQLite or PostgreSQL with the same code. */

@@ -158,6 +158,15 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('projects').dropColumn('forge').execute();
     },
   },
+  '0004_project_writable': {
+    // The repository's `writable:` globs (one a line): files outside the defaults jobs may write.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('projects').addColumn('writable', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('projects').dropColumn('writable').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { parseDocsRoot } from '../write-policy/index.js';
 import type { Database, ProjectTable } from './schema.js';
 
 export type ProjectRow = Selectable<ProjectTable>;
@@ -7,7 +8,10 @@ export interface NewProject {
   id: string;
   repository: string;
   baseRef: string;
+  /** As typed (`docs/`, `./docs`): normalised here, once; a root outside the repository is refused. */
   docsRoot?: string;
+  /** Globs of files outside the write policy's defaults that jobs may write (`README.md`). */
+  writable?: readonly string[];
   domain?: string | null;
   model?: string | null;
   /** Browser origins allowed to call the assistant; empty or absent means any. */
@@ -26,7 +30,7 @@ export class ProjectStore {
       id: project.id,
       repository: project.repository,
       base_ref: project.baseRef,
-      docs_root: project.docsRoot ?? '',
+      docs_root: parseDocsRoot(project.docsRoot ?? ''),
       domain: project.domain ?? null,
       model: project.model ?? null,
       created_at: now.toISOString(),
@@ -34,6 +38,7 @@ export class ProjectStore {
       allowed_origins: project.allowedOrigins?.length ? project.allowedOrigins.join(',') : null,
       forge: project.forge ?? 'local',
       installation_id: project.installationId ?? null,
+      writable: joinWritable(project.writable ?? []),
     };
     await this.db.insertInto('projects').values(row).execute();
     return row;
@@ -58,4 +63,14 @@ export class ProjectStore {
       .where('id', '=', id)
       .execute();
   }
+}
+
+/** The `writable:` globs as the projects table stores them (one a line; null for none). */
+export function joinWritable(globs: readonly string[]): string | null {
+  return globs.length === 0 ? null : globs.join('\n');
+}
+
+/** A project's `writable:` globs. */
+export function projectWritable(project: Pick<ProjectRow, 'writable'>): string[] {
+  return (project.writable ?? '').split('\n').filter((glob) => glob.trim() !== '');
 }

@@ -16,6 +16,11 @@ export interface ProjectTable {
   forge: 'local' | 'github';
   /** The GitHub App installation that gives access to the repository; null in token mode and locally. */
   installation_id: number | null;
+  /**
+   * Globs, one a line, of files the write policy refuses by default that jobs may write (the
+   * repository's `writable:` setting); null for none.
+   */
+  writable: string | null;
 }
 
 export interface ApiKeyTable {

@@ -8,8 +8,9 @@ import { movePage } from './edits/move-page.js';
 import { removePage } from './edits/remove-page.js';
 import { repointLinks } from './edits/repoint-links.js';
 import { replaceText } from './edits/replace-text.js';
-import { notUnderstoodReply } from './instruction-forms.js';
+import { FORMS_LIST, notUnderstoodReply } from './instruction-forms.js';
 import { parseInstruction } from './parse-instruction.js';
+import { splitInstructions } from './split-instructions.js';
 
 /** Longest title kept whole; longer ones (several edits) are shortened to the first and a count. */
 const TITLE_LIMIT = 72;
@@ -23,21 +24,24 @@ export class BuiltinAgent implements Agent {
   readonly model = 'builtin';
 
   async run(input: AgentRunInput): Promise<AgentResult> {
-    const site = new DocsSite(input.files, input.docsRoot, input.isSymlink);
-    const outcomes: EditOutcome[] = [];
-    for (const instruction of input.instructions) {
+    const site = new DocsSite(input.files, input.policy);
+    const instructions = input.instructions.flatMap((request) =>
+      splitInstructions(request, parseInstruction),
+    );
+    const outcomes: Outcome[] = [];
+    for (const instruction of instructions) {
       input.signal.throwIfAborted();
       const command = parseInstruction(instruction);
-      const outcome = command
-        ? await applyCommand(site, command)
-        : { changed: false, reply: notUnderstoodReply(instruction) };
+      const outcome: Outcome = command
+        ? { ...(await applyCommand(site, command)), understood: true }
+        : { changed: false, reply: notUnderstoodReply(instruction), understood: false };
       input.logger.debug(
         { jobId: input.jobId, command: command?.kind ?? 'not-understood', changed: outcome.changed },
         'builtin agent instruction',
       );
       outcomes.push(outcome);
     }
-    const result: AgentResult = { reply: combineReplies(input.instructions, outcomes) };
+    const result: AgentResult = { reply: combineReplies(instructions, outcomes) };
     const title = summaryTitle(outcomes);
     if (title !== undefined) result.title = title;
     return result;
@@ -62,20 +66,43 @@ export function applyCommand(site: DocsSite, command: Command): Promise<EditOutc
   }
 }
 
-/** One reply: alone as it is, or (for several instructions) each under the instruction it answers. */
-function combineReplies(instructions: string[], outcomes: EditOutcome[]): string {
+/** What one instruction came to, and whether it was understood at all. */
+type Outcome = EditOutcome & { understood: boolean };
+
+/**
+ * One reply: alone as it is, or (for several instructions) one line each, in order: done, not
+ * understood, or not possible and why. Details (file lists, warnings) follow under the
+ * instruction's number, and the forms the agent understands are listed once.
+ */
+function combineReplies(instructions: string[], outcomes: Outcome[]): string {
   if (outcomes.length === 1) return outcomes[0]?.reply ?? '';
-  return outcomes
-    .map((outcome, index) => {
-      const line = (instructions[index] ?? '').trim().split('\n')[0] ?? '';
-      const shown = line.length > 100 ? `${line.slice(0, 97)}...` : line;
-      return `**${index + 1}. ${shown.replace(/\*/g, '\\*')}**\n\n${outcome.reply}`;
-    })
-    .join('\n\n');
+  const lines: string[] = [];
+  const details: string[] = [];
+  outcomes.forEach((outcome, index) => {
+    const number = index + 1;
+    if (!outcome.understood) {
+      lines.push(
+        `${number}. Not understood: "${shorten(instructions[index] ?? '')}"; nothing changed for it.`,
+      );
+      return;
+    }
+    const [first = '', ...rest] = outcome.reply.split(/\n\s*\n/);
+    const summary = first.replace(/\s+/g, ' ').replace(/^Nothing changed: /, '');
+    lines.push(`${number}. ${outcome.changed ? 'Done' : 'Not possible'}: ${summary}`);
+    if (rest.length > 0) details.push(`**${number}.**\n\n${rest.join('\n\n')}`);
+  });
+  const parts = [lines.join('\n'), ...details];
+  if (outcomes.some((outcome) => !outcome.understood)) parts.push(FORMS_LIST);
+  return parts.join('\n\n');
+}
+
+function shorten(instruction: string): string {
+  const line = instruction.trim().replace(/\s+/g, ' ');
+  return line.length > 100 ? `${line.slice(0, 97)}...` : line;
 }
 
 /** One line for the commit and PR: the edit's title, or the first of several and how many more. */
-function summaryTitle(outcomes: EditOutcome[]): string | undefined {
+function summaryTitle(outcomes: Outcome[]): string | undefined {
   const titles = outcomes.flatMap((outcome) => (outcome.changed && outcome.title ? [outcome.title] : []));
   const [first] = titles;
   if (first === undefined) return undefined;

@@ -1,18 +1,18 @@
 import { readFrontmatter } from '../../docs/frontmatter.js';
-import { normalizePath } from '../../forge/overlay.js';
 import type { Overlay } from '../../forge/overlay.js';
+import type { WritePolicy } from '../../write-policy/index.js';
 
 const MARKDOWN_FILE = /\.mdx?$/i;
 
-/** Thrown when an edit would leave the docs root or touch a protected folder (a bug, not user error). */
-export class OutsideDocsRootError extends Error {
-  override readonly name = 'OutsideDocsRootError';
+/** A page the agent found but may not write, and the write policy's reason. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
 }
 
 /**
- * The docs of one job: the overlay seen through the project's docs root. Every read and write of
- * the built-in agent goes through here, so the fence (DESIGN.md, Invariants: only inside the docs
- * root, never `.github/`) is checked in one place.
+ * The docs of one job: the overlay seen through the project's docs root. Which files may be
+ * written is the write policy's answer; the overlay enforces it again on every write.
  */
 export class DocsSite {
   /** The docs root, normalised: `''` for the repository root, else e.g. `docs`. */
@@ -21,29 +21,32 @@ export class DocsSite {
 
   constructor(
     readonly files: Overlay,
-    docsRoot: string,
-    /** Whether a path is a symlink in the snapshot: such a page is never edited (no writing through links). */
-    private readonly isSymlink: (path: string) => boolean = () => false,
+    readonly policy: WritePolicy,
   ) {
-    this.root = normalizeRoot(docsRoot);
+    this.root = policy.root;
   }
 
   /** Repository paths of the Markdown and MDX files the agent may read and edit, sorted. */
   markdownFiles(): string[] {
-    return this.files
-      .list(this.root)
-      .filter((file) => MARKDOWN_FILE.test(file) && this.isWritable(file) && !this.isSymlink(file));
+    return this.markdownUnderRoot().filter((file) => this.policy.check(file).allowed);
+  }
+
+  /** The Markdown and MDX files under the docs root that the policy keeps the agent from writing. */
+  skippedFiles(): SkippedFile[] {
+    return this.markdownUnderRoot().flatMap((file) => {
+      const verdict = this.policy.check(file);
+      return verdict.allowed ? [] : [{ file, reason: verdict.reason }];
+    });
   }
 
   /** The repository path of a path relative to the docs root. */
   repoPath(docsPath: string): string {
-    return this.root === '' ? docsPath : `${this.root}/${docsPath}`;
+    return this.policy.repoPath(docsPath);
   }
 
   /** The path relative to the docs root, or undefined for a file outside it. */
   docsPath(repoPath: string): string | undefined {
-    if (this.root === '') return repoPath;
-    return repoPath.startsWith(`${this.root}/`) ? repoPath.slice(this.root.length + 1) : undefined;
+    return this.policy.docsPath(repoPath);
   }
 
   /** The page name of a file as the navigation and links write it: `guides/setup` (no extension). */
@@ -51,16 +54,14 @@ export class DocsSite {
     return (this.docsPath(repoPath) ?? repoPath).replace(MARKDOWN_FILE, '');
   }
 
-  /**
-   * Whether the agent may write `repoPath`: inside the docs root and in no dot-folder. Dot-folders
-   * (`.github/`, `.vale/`, `.claude/`) hold tooling and workflows, never published pages.
-   */
+  /** Why the agent may not write `repoPath`, or undefined when it may. */
+  writeRefusal(repoPath: string): string | undefined {
+    const verdict = this.policy.check(repoPath);
+    return verdict.allowed ? undefined : verdict.reason;
+  }
+
   isWritable(repoPath: string): boolean {
-    const relative = this.docsPath(repoPath);
-    if (relative === undefined || relative === '') return false;
-    const segments = repoPath.split('/');
-    if (segments.includes('.github') || segments.includes('node_modules')) return false;
-    return !relative.split('/').some((segment) => segment.startsWith('.'));
+    return this.policy.check(repoPath).allowed;
   }
 
   exists(repoPath: string): boolean {
@@ -72,20 +73,22 @@ export class DocsSite {
   }
 
   write(repoPath: string, content: string): void {
-    this.assertWritable(repoPath);
     this.titleCache.delete(repoPath);
     this.files.write(repoPath, content);
   }
 
+  /** Replaces every occurrence of `search` in a file within the output budget; returns the count. */
+  replaceAll(repoPath: string, search: string, replacement: string): Promise<number> {
+    this.titleCache.delete(repoPath);
+    return this.files.replaceAll(repoPath, search, replacement);
+  }
+
   delete(repoPath: string): void {
-    this.assertWritable(repoPath);
     this.titleCache.delete(repoPath);
     this.files.delete(repoPath);
   }
 
   async move(from: string, to: string): Promise<void> {
-    this.assertWritable(from);
-    this.assertWritable(to);
     this.titleCache.delete(from);
     await this.files.move(from, to);
   }
@@ -98,17 +101,7 @@ export class DocsSite {
     return this.titleCache.get(repoPath);
   }
 
-  private assertWritable(repoPath: string): void {
-    if (!this.isWritable(normalizePath(repoPath))) {
-      throw new OutsideDocsRootError(
-        `Refusing to write ${repoPath}: outside the docs root or in a protected folder`,
-      );
-    }
+  private markdownUnderRoot(): string[] {
+    return this.files.list(this.root).filter((file) => MARKDOWN_FILE.test(file));
   }
-}
-
-function normalizeRoot(docsRoot: string): string {
-  const trimmed = docsRoot.trim().replace(/^\/+/, '');
-  if (trimmed === '' || trimmed === '.' || trimmed === './') return '';
-  return normalizePath(trimmed);
 }

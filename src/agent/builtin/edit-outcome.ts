@@ -6,6 +6,8 @@ export interface EditOutcome {
   reply: string;
   /** A one-line summary for the commit and PR title (only when something changed). */
   title?: string;
+  /** Files the instruction would have changed that the write policy kept it from, with why. */
+  skipped?: Array<{ file: string; reason: string }>;
 }
 
 /** An instruction that was understood but could not be applied: nothing changed, `reason` says why. */

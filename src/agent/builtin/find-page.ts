@@ -17,6 +17,17 @@ export async function findPage(site: DocsSite, reference: string): Promise<PageL
   if (byPath) return { found: byPath };
   const byTitle = await findByTitle(site, files, typed);
   if (byTitle) return byTitle;
+  // A page that is there but off limits: say why, rather than that it does not exist.
+  const skipped = site.skippedFiles();
+  const offLimits = findByPath(
+    site,
+    skipped.map(({ file }) => file),
+    withoutOrigin(typed),
+  );
+  const reason = skipped.find(({ file }) => file === offLimits)?.reason;
+  if (offLimits !== undefined && reason !== undefined) {
+    return { problem: `\`${offLimits}\` may not be written: ${reason}.` };
+  }
   const suggestions = await suggestPages(site, typed);
   const hint =
     suggestions.length > 0

@@ -23,14 +23,15 @@ export const INSTRUCTION_FORMS: ReadonlyArray<{ form: string; example: string }>
   { form: 'Fix links to a page that is gone', example: 'fix links to /old-path' },
 ];
 
+/** The forms with their examples, and where free-form requests go instead. */
+export const FORMS_LIST = [
+  `The built-in agent makes mechanical edits and understands these forms (several in one request, one per line or joined by \`; then\`):\n\n${INSTRUCTION_FORMS.map(({ form, example }) => `- ${form}: \`${example}\``).join('\n')}`,
+  'Free-form requests need a model: set `DOCWRIGHT_MODEL=openai:<model>` or `DOCWRIGHT_MODEL=anthropic:<model>`.',
+].join('\n\n');
+
 /** The reply to an instruction that matches none of the forms. */
 export function notUnderstoodReply(instruction: string): string {
   const quoted = instruction.trim().replace(/\s+/g, ' ');
   const shown = quoted.length > 120 ? `${quoted.slice(0, 117)}...` : quoted;
-  const forms = INSTRUCTION_FORMS.map(({ form, example }) => `- ${form}: \`${example}\``).join('\n');
-  return [
-    `I did not understand "${shown}", so I changed nothing.`,
-    `The built-in agent makes mechanical edits and understands these forms:\n\n${forms}`,
-    'Free-form requests need a model: set `DOCWRIGHT_MODEL=openai:<model>` or `DOCWRIGHT_MODEL=anthropic:<model>`.',
-  ].join('\n\n');
+  return `I did not understand "${shown}", so I changed nothing.\n\n${FORMS_LIST}`;
 }

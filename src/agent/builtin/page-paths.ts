@@ -3,7 +3,6 @@
  * and `guides/index.mdx` at `/guides`, so two spellings can name one page; a page "key" is the one
  * spelling everything here compares by.
  */
-import { normalizePath } from '../../forge/overlay.js';
 import type { DocsSite } from './docs-site.js';
 
 const MARKDOWN_EXTENSION = /\.mdx?$/i;
@@ -49,18 +48,9 @@ export function newPagePath(site: DocsSite, typed: string, defaultExtension = '.
     return { problem: `\`${typed}\` is not a page: pages are \`.md\` or \`.mdx\` files` };
   }
   if (extension === undefined) path += defaultExtension;
-  let repoPath: string;
-  try {
-    repoPath = normalizePath(site.repoPath(path));
-  } catch {
-    return { problem: `\`${typed}\` is not a valid page path` };
-  }
-  if (!site.isWritable(repoPath)) {
-    return {
-      problem: `\`${typed}\` is outside the docs folder I may edit (dot-folders such as \`.github/\` are off limits)`,
-    };
-  }
-  return { repoPath };
+  const verdict = site.policy.check(site.repoPath(path));
+  if (!verdict.allowed) return { problem: `\`${typed}\` may not be written: ${verdict.reason}` };
+  return { repoPath: verdict.path };
 }
 
 /**

@@ -7,7 +7,7 @@ import {
 } from './parse-page-instruction.js';
 import { isPathLike, splitPair } from './instruction-parts.js';
 import type { InstructionParts } from './instruction-parts.js';
-import { argumentValue, extractQuotes, isQuoted, restoreQuotes } from './quoted-text.js';
+import { argumentValue, extractQuotes, isQuoted, PLACEHOLDER_SOURCE, restoreQuotes } from './quoted-text.js';
 
 type FormParser = (parts: InstructionParts) => Command | undefined;
 
@@ -70,8 +70,16 @@ function parseReplace({ line, quotes }: InstructionParts): Command | undefined {
   const rest = (verb[2] ?? '').replace(SCOPE_SUFFIX, '').replace(TEXT_NOUN, '');
   const separators = verb[1]?.toLowerCase() === 'change' ? ['to', 'into', 'with'] : ['with', 'by', 'to'];
   const pair = splitPair(rest, separators);
-  if (!pair) return undefined;
+  if (!pair || !pair.every(isWholeArgument)) return undefined;
   return { kind: 'replace-text', from: argumentValue(pair[0], quotes), to: argumentValue(pair[1], quotes) };
+}
+
+/**
+ * A side of "replace X with Y" is one quoted string or plain words: a quoted string ends at its
+ * closing quote, so text after it is not swallowed into the replacement (it is not understood).
+ */
+function isWholeArgument(piece: string): boolean {
+  return isQuoted(piece) || !new RegExp(PLACEHOLDER_SOURCE).test(piece);
 }
 
 /** `rename "X" to "Y"` renames text; `rename guides/a to guides/b` (a bare path) moves a page. */
@@ -80,7 +88,7 @@ function parseRename({ line, quotes }: InstructionParts): Command | undefined {
   if (!verb) return undefined;
   const rest = (verb[1] ?? '').replace(SCOPE_SUFFIX, '').replace(TEXT_NOUN, '');
   const pair = splitPair(rest, ['to', 'as', 'into']);
-  if (!pair) return undefined;
+  if (!pair || !pair.every(isWholeArgument)) return undefined;
   const [from, to] = [argumentValue(pair[0], quotes), argumentValue(pair[1], quotes)];
   if (!isQuoted(pair[0]) && isPathLike(from)) return { kind: 'move-page', from, to };
   return { kind: 'replace-text', from, to };

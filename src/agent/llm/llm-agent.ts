@@ -6,7 +6,6 @@ import { createDocsTools } from '../tools/docs-tools.js';
 import { DocsSearch } from '../tools/docs-search.js';
 import { DocsWorkspace } from '../tools/docs-workspace.js';
 import { PathGuard } from '../tools/path-guard.js';
-import { DEFAULT_WRITE_LIMITS, type WriteLimits } from '../tools/write-limits.js';
 import type { Agent, AgentResult, AgentRunInput } from '../types.js';
 import { initialMessages, repairMessage, systemPrompt } from './prompt.js';
 import { composeReply } from './reply.js';
@@ -18,7 +17,6 @@ export interface LlmAgentOptions {
   /** Reported as the job's `model`, e.g. `openai:gpt-4o-mini`. */
   name: string;
   budgets?: Partial<AgentBudgets>;
-  limits?: Partial<WriteLimits>;
   /** The clock of the time budget (tests). */
   now?: () => number;
 }
@@ -36,11 +34,8 @@ export class LlmAgent implements Agent {
   }
 
   async run(input: AgentRunInput): Promise<AgentResult> {
-    const guard = new PathGuard({ docsRoot: input.docsRoot, isSymlink: input.isSymlink });
-    const workspace = new DocsWorkspace(input.files, guard, {
-      ...DEFAULT_WRITE_LIMITS,
-      ...this.options.limits,
-    });
+    const guard = new PathGuard(input.policy);
+    const workspace = new DocsWorkspace(input.files, guard);
     const session = new AgentSession({
       model: this.options.model,
       system: await systemPrompt(input.files, guard.root),
@@ -110,15 +105,18 @@ class AgentSession {
         system: this.parts.system,
         messages,
         tools: this.tools,
-        stopWhen: budget.stopConditions(),
+        stopWhen: [...budget.stopConditions(), () => this.parts.workspace.failure !== undefined],
         abortSignal: AbortSignal.any([input.signal, budget.deadlineSignal()]),
         onStepFinish: (step) => budget.recordStep(step),
       });
+      // The output budget was spent inside a tool: the run fails with it, whatever the model says.
+      if (this.parts.workspace.failure) throw this.parts.workspace.failure;
       messages.push(...result.response.messages);
       if (result.text.trim() !== '') this.report = result.text;
       // The loop ended while the model still wanted its tools: a budget stopped it.
       return result.finishReason === 'tool-calls' ? (budget.exhausted() ?? 'steps') : undefined;
     } catch (error) {
+      if (error === this.parts.workspace.failure) throw error;
       // A job interrupted from outside (lease lost, shutdown) is the worker's business.
       if (input.signal.aborted || budget.exhausted() !== 'time') throw providerError(error);
       return 'time';

@@ -31,6 +31,11 @@ export class RunBudget {
   private steps = 0;
   private tokens = 0;
   private readonly deadline: number;
+  /**
+   * The last deadline signal, held here: `AbortSignal.any` keeps its sources only weakly, and a
+   * timeout signal nobody else holds can be collected before it fires, leaving a call to hang.
+   */
+  private deadlineTimer: AbortSignal | undefined;
 
   constructor(
     readonly limits: AgentBudgets,
@@ -53,7 +58,8 @@ export class RunBudget {
 
   /** A signal that aborts a model call in flight when the wall time runs out. */
   deadlineSignal(): AbortSignal {
-    return AbortSignal.timeout(Math.max(1, this.deadline - this.now()));
+    this.deadlineTimer = AbortSignal.timeout(Math.max(1, this.deadline - this.now()));
+    return this.deadlineTimer;
   }
 
   /** Counts one finished step (`onStepFinish`), so a call aborted later still counts its steps. */

@@ -1,9 +1,9 @@
 import type { Overlay } from '../../forge/overlay.js';
+import { UnrecoverableError } from '../../errors.js';
 import { REDACTED, redactSecrets } from '../sanitize.js';
-import { matchesGlob } from './glob.js';
+import { matchesGlob } from '../../write-policy/glob.js';
 import type { PathGuard } from './path-guard.js';
 import { ToolRefusal } from './tool-refusal.js';
-import { ChangeBudget, type WriteLimits } from './write-limits.js';
 
 /** Files listed at most per call: enough to see a site's layout, small enough for a prompt. */
 const MAX_LISTED = 400;
@@ -11,26 +11,28 @@ const MAX_LISTED = 400;
 const DEFAULT_READ_LINES = 400;
 
 /**
- * The docs of one job as the model's tools see them: the overlay behind the path guard and the
- * write limits. Every method returns text for the model; a refused call throws a ToolRefusal,
- * which the tool turns into its result. `log` records each change for the reply.
+ * The docs of one job as the model's tools see them: the overlay behind the path guard. Every
+ * method returns text for the model; a refused call throws a ToolRefusal, which the tool turns
+ * into its result. The overlay holds the run to its output budget (a budget hit ends the run).
+ * `log` records each change for the reply.
  */
 export class DocsWorkspace {
   /** One line per change made, e.g. `edited guides/setup.mdx`. */
   readonly log: string[] = [];
-  private readonly budget: ChangeBudget;
+  /**
+   * What ended the run from inside a tool (the output budget is spent): the model is told, and
+   * the agent stops its loop and fails the run with it, since another try cannot fit either.
+   */
+  failure: UnrecoverableError | undefined;
 
   constructor(
     private readonly files: Overlay,
     private readonly guard: PathGuard,
-    limits: WriteLimits,
-  ) {
-    this.budget = new ChangeBudget(limits);
-  }
+  ) {}
 
   /** Docs-relative paths of the files changed so far. */
   changedFiles(): string[] {
-    return this.budget.files().map((file) => this.guard.docsPath(file) ?? file);
+    return this.files.touched().map((file) => this.guard.docsPath(file) ?? file);
   }
 
   list(glob = '**'): string {
@@ -59,23 +61,48 @@ export class DocsWorkspace {
     return `${path}, lines ${first}-${last} of ${lines.length}:\n${text}${more}`;
   }
 
+  /** Runs a change; an error that must end the run is kept in `failure` before it is passed on. */
+  private change<T>(body: () => T): T {
+    const keep = (error: unknown) => {
+      if (error instanceof UnrecoverableError) this.failure ??= error;
+      return error;
+    };
+    try {
+      const result = body();
+      if (result instanceof Promise) {
+        return result.catch((error: unknown) => {
+          throw keep(error);
+        }) as T;
+      }
+      return result;
+    } catch (error) {
+      throw keep(error);
+    }
+  }
+
   write(path: string, content: string): string {
-    const file = this.writable(this.guard.resolve(path), path);
+    return this.change(() => this.writeFile(path, content));
+  }
+
+  private writeFile(path: string, content: string): string {
+    const file = this.guard.resolveWritable(path);
     const clean = redactSecrets(content);
     const bytes = Buffer.byteLength(clean);
-    this.budget.assertWrite(file, bytes);
     const existed = this.files.exists(file);
     this.files.write(file, clean);
-    this.budget.record(file, bytes);
     this.log.push(`${existed ? 'rewrote' : 'created'} ${path}`);
     return `${existed ? 'Rewrote' : 'Created'} ${path} (${bytes} bytes).${redactionNote(content, clean)}`;
   }
 
   async edit(path: string, oldText: string, newText: string): Promise<string> {
-    const file = this.writable(this.existing(path), path);
+    const file = this.writableExisting(path);
+    const content = await this.files.read(file);
+    return this.change(() => this.editText(path, file, content, oldText, newText));
+  }
+
+  private editText(path: string, file: string, content: string, oldText: string, newText: string): string {
     if (oldText === '') throw new ToolRefusal('oldText is empty; give the exact text to replace');
     if (oldText === newText) throw new ToolRefusal('oldText and newText are the same; nothing to change');
-    const content = await this.files.read(file);
     const count = occurrences(content, oldText);
     if (count === 0) {
       throw new ToolRefusal(
@@ -90,42 +117,33 @@ export class DocsWorkspace {
     const replacement = redactSecrets(newText);
     const at = content.indexOf(oldText);
     const updated = content.slice(0, at) + replacement + content.slice(at + oldText.length);
-    const bytes = Buffer.byteLength(updated);
-    this.budget.assertWrite(file, bytes);
     this.files.write(file, updated);
-    this.budget.record(file, bytes);
     this.log.push(`edited ${path}`);
     const line = content.slice(0, at).split('\n').length;
     return `Edited ${path} at line ${line}.${redactionNote(newText, replacement)}`;
   }
 
   delete(path: string): string {
-    const file = this.writable(this.existing(path), path);
-    this.budget.assertNewFiles([file]);
-    this.files.delete(file);
-    this.budget.record(file, 0);
+    const file = this.writableExisting(path);
+    this.change(() => this.files.delete(file));
     this.log.push(`deleted ${path}`);
     return `Deleted ${path}. Update the links and navigation entries that pointed to it.`;
   }
 
   async move(from: string, to: string): Promise<string> {
-    const source = this.writable(this.existing(from), from);
-    const target = this.writable(this.guard.resolve(to), to);
+    const source = this.writableExisting(from);
+    const target = this.guard.resolveWritable(to);
     if (this.files.exists(target))
       throw new ToolRefusal(`${to} already exists; delete it first or pick another name`);
-    const bytes = (await this.files.readBuffer(source)).length;
-    this.budget.assertNewFiles([source, target]);
-    this.budget.assertWrite(target, bytes);
-    await this.files.move(source, target);
-    this.budget.record(source, 0);
-    this.budget.record(target, bytes);
+    await this.change(() => this.files.move(source, target));
     this.log.push(`moved ${from} to ${to}`);
     return `Moved ${from} to ${to}. Update the links and navigation entries that pointed to the old path.`;
   }
 
-  private writable(file: string, path: string): string {
-    this.guard.assertWritable(file, path);
-    return file;
+  /** The repository path of an existing file the run may write, or a refusal naming the problem. */
+  private writableExisting(path: string): string {
+    this.existing(path);
+    return this.guard.resolveWritable(path);
   }
 
   /** The repository path of an existing file, or a refusal naming the problem. */

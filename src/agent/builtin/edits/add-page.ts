@@ -6,6 +6,9 @@ import type { EditOutcome } from '../edit-outcome.js';
 import { invalidNavigationNote, loadNavigation, refNote, saveNavigation } from '../navigation-config.js';
 import { newPagePath, samePageFile, titleFromPath } from '../page-paths.js';
 
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
+
 /**
  * Creates a page with a `title` (and `description`) frontmatter and the given body, and lists it in
  * `docs.json`/`mint.json` when the site has one: in the named group, else next to the pages of
@@ -19,6 +22,14 @@ export async function addPage(site: DocsSite, command: AddPageCommand): Promise<
     return refused(
       `Nothing changed: the page \`${site.docsPath(existing) ?? existing}\` already exists. ` +
         'To add to it, use `append a section "Heading" to <page> with "text"`.',
+    );
+  }
+  const badText = [command.title, command.description].find(
+    (text) => text !== undefined && CONTROL.test(text),
+  );
+  if (badText !== undefined) {
+    return refused(
+      'Nothing changed: the title or description holds a control character (such as a NUL byte), which a page and a commit cannot hold.',
     );
   }
   const title = command.title?.trim() || titleFromPath(target.repoPath);

@@ -25,7 +25,7 @@ export async function removePage(site: DocsSite, command: RemovePageCommand): Pr
   let reply = sentences.join(' ');
   if (linking.length > 0) {
     reply +=
-      `\n\n**Warning:** ${plural(linking.length, 'page')} still link to \`${urlPath(page)}\`:\n\n${bulletList(describeCounts(linking))}` +
+      `\n\n**Warning:** ${plural(linking.length, 'page')} still ${linking.length === 1 ? 'links' : 'link'} to \`${urlPath(page)}\`:\n\n${bulletList(describeCounts(linking))}` +
       `\n\nRepoint them with \`repoint links from ${urlPath(page)} to /<page>\`.`;
   }
   return { changed: true, title: `Remove page ${page}`, reply };

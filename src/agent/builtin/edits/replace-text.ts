@@ -1,5 +1,5 @@
 import type { ReplaceTextCommand } from '../commands.js';
-import type { DocsSite } from '../docs-site.js';
+import type { DocsSite, SkippedFile } from '../docs-site.js';
 import { bulletList, plural, refused } from '../edit-outcome.js';
 import type { EditOutcome } from '../edit-outcome.js';
 import { describeRoot } from '../find-page.js';
@@ -15,19 +15,34 @@ export async function replaceText(site: DocsSite, command: ReplaceTextCommand): 
   const edited: string[] = [];
   let total = 0;
   for (const file of site.markdownFiles()) {
-    const content = await site.read(file);
-    const count = content.split(from).length - 1;
+    const count = await site.replaceAll(file, from, to);
     if (count === 0) continue;
-    site.write(file, content.split(from).join(to));
     total += count;
     edited.push(`\`${site.docsPath(file) ?? file}\` (${count})`);
   }
-  if (total === 0) return refused(await notFoundReason(site, from));
+  const skipped = await skippedWithText(site, from);
+  if (total === 0) return refused([await notFoundReason(site, from), skippedNote(skipped)].join(''));
   return {
     changed: true,
     title: `Replace "${from}" with "${to}"`,
-    reply: `Replaced "${from}" with "${to}": ${plural(total, 'occurrence')} in ${plural(edited.length, 'file')}.\n\n${bulletList(edited)}`,
+    reply: `Replaced "${from}" with "${to}": ${plural(total, 'occurrence')} in ${plural(edited.length, 'file')}.\n\n${bulletList(edited)}${skippedNote(skipped)}`,
+    skipped,
   };
+}
+
+/** The files the text occurs in that the write policy keeps out of reach, with its reasons. */
+async function skippedWithText(site: DocsSite, text: string): Promise<SkippedFile[]> {
+  const found: SkippedFile[] = [];
+  for (const skipped of site.skippedFiles()) {
+    if ((await site.read(skipped.file)).includes(text)) found.push(skipped);
+  }
+  return found;
+}
+
+function skippedNote(skipped: SkippedFile[]): string {
+  if (skipped.length === 0) return '';
+  const items = skipped.map(({ file, reason }) => `\`${file}\`: ${reason}`);
+  return `\n\nSkipped ${plural(skipped.length, 'file')} that also ${skipped.length === 1 ? 'contains' : 'contain'} it:\n\n${bulletList(items)}`;
 }
 
 /** Says where we looked, and points out matches in another case (the search is exact on purpose). */
