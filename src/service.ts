@@ -151,7 +151,6 @@ function createAnswererResolver(config: Config, logger: Logger): (model: string)
           'assistant model unavailable',
         );
         throw new DocwrightError(
-          503,
           'internal_error',
           'The assistant is not available: its model is not configured on the server',
         );

@@ -36,11 +36,7 @@ export function createApp(deps: AppDependencies): Hono {
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
-        throw new DocwrightError(
-          413,
-          'payload_too_large',
-          `Request body is larger than ${MAX_BODY_BYTES} bytes`,
-        );
+        throw new DocwrightError('payload_too_large', `Request body is larger than ${MAX_BODY_BYTES} bytes`);
       },
     }),
   );
@@ -66,12 +62,9 @@ function notFoundOrWrongMethod(app: Hono, c: Context, logger: Logger): Response 
   if (allowed.size > 0) {
     const allow = [...allowed].sort().join(', ');
     const error = new DocwrightError(
-      405,
       'method_not_allowed',
       `Method ${c.req.method} is not allowed on ${path}; use ${allow}`,
-      {
-        Allow: allow,
-      },
+      { headers: { Allow: allow } },
     );
     return errorResponse(error, c, logger);
   }

@@ -6,7 +6,7 @@ import type { Assistant } from '../assistant/assistant.js';
 import { dataStreamResponse } from '../assistant/streams/data-stream.js';
 import type { AnswerStreamInput } from '../assistant/streams/types.js';
 import { uiMessageStreamResponse } from '../assistant/streams/ui-message-stream.js';
-import { redactSecrets } from '../agent/sanitize.js';
+import { redactSecrets } from '../redact.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { AssistantRequestV1Schema, AssistantRequestV2Schema, conversationOf } from '../protocol/assistant.js';

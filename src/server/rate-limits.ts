@@ -48,10 +48,9 @@ export class RateLimits {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
       throw new DocwrightError(
-        429,
         'rate_limited',
         `Rate limit exceeded: at most ${entry.rule.points} ${describe(name)} per ${period(entry.rule.durationSeconds)}; retry in ${retryAfter} s`,
-        { ...headersOf(entry.rule, rejection), 'Retry-After': String(retryAfter) },
+        { headers: { ...headersOf(entry.rule, rejection), 'Retry-After': String(retryAfter) } },
       );
     }
   }
