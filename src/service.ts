@@ -111,7 +111,15 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     indexes,
     answererFor: (project) => answererFor(project.model ?? config.model),
   });
-  const app = createApp({ store, jobs, rateLimits, logger, assistant, trustProxy: config.trustProxy });
+  const app = createApp({
+    store,
+    jobs,
+    rateLimits,
+    logger,
+    assistant,
+    trustProxy: config.trustProxy,
+    maxBodyBytes: config.maxBodyBytes,
+  });
   return {
     config,
     logger,

@@ -39,7 +39,12 @@ afterEach(async () => {
 async function listen(harness: BotHarness, extra: Partial<FrontDoorOptions> = {}): Promise<string> {
   const bot = harness.service.github!;
   const door: FrontDoorOptions = {
-    webhooks: await createWebhookMiddleware(bot.probot!, bot.app, harness.config.github.webhookPath),
+    webhooks: await createWebhookMiddleware(bot.probot!, bot.app, {
+      path: harness.config.github.webhookPath,
+      secret: WEBHOOK_SECRET,
+      maxBytes: harness.config.github.webhookMaxBytes,
+      logger: silentLogger,
+    }),
     webhookPath: harness.config.github.webhookPath,
     setup: null,
     logger: silentLogger,

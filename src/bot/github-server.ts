@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import { createWebhookMiddleware, type FrontDoorOptions } from './front-door.js';
 import type { GitHubBot } from './index.js';
 import { lazySetupHandler, startWebhookProxy } from './probot-setup.js';
+import type { DeliveryOutcome } from './webhook-receiver.js';
 
 /** What `serve` needs for GitHub: the front door, lines for the banner, and what to start. */
 export interface GitHubServer {
@@ -21,11 +22,20 @@ export async function prepareGitHubServer(
   config: Config,
   bot: GitHubBot | null,
   logger: Logger,
+  onDelivery?: (outcome: DeliveryOutcome) => void,
 ): Promise<GitHubServer> {
   const { github } = config;
   const path = github.webhookPath;
   const webhooks =
-    bot?.probot && github.webhookSecret ? await createWebhookMiddleware(bot.probot, bot.app, path) : null;
+    bot?.probot && github.webhookSecret
+      ? await createWebhookMiddleware(bot.probot, bot.app, {
+          path,
+          secret: github.webhookSecret,
+          maxBytes: github.webhookMaxBytes,
+          logger: logger.child({ name: 'webhooks' }),
+          onDelivery,
+        })
+      : null;
   const setupWanted = github.appId === undefined && !github.production;
   const setup = setupWanted
     ? lazySetupHandler({

@@ -20,10 +20,12 @@ export interface AppDependencies {
   assistant: Assistant;
   /** Take the client address for rate limits from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Largest request body accepted (default 1 MiB); 413 above it. */
+  maxBodyBytes?: number;
   version?: string;
 }
 
-/** Largest request body accepted (DESIGN: 413 above it). */
+/** Largest request body accepted when the configuration does not say (DESIGN: 413 above it). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The HTTP API as a Hono app: served by `docwright serve`, driven by tests with `app.request()`. */
@@ -31,12 +33,17 @@ export function createApp(deps: AppDependencies): Hono {
   const app = new Hono();
   app.onError((error, c) => errorResponse(error, c, deps.logger));
 
+  const maxSize = deps.maxBodyBytes ?? MAX_BODY_BYTES;
   app.use(
     '*',
     bodyLimit({
-      maxSize: MAX_BODY_BYTES,
+      maxSize,
+      // The 413 may go out before the body was read (a declared Content-Length over the limit):
+      // the rest of the body is still on its way, so the connection cannot carry another request.
       onError: () => {
-        throw new DocwrightError('payload_too_large', `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+        throw new DocwrightError('payload_too_large', `Request body is larger than ${maxSize} bytes`, {
+          headers: { Connection: 'close' },
+        });
       },
     }),
   );

@@ -1,0 +1,188 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { verify } from '@octokit/webhooks-methods';
+import type { ApplicationFunction, Probot } from 'probot';
+import type { Logger } from '../logger.js';
+import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../server/bounded-body.js';
+import { malformedPayload } from './webhook-payloads.js';
+
+/** Answers the webhook path; calls `next` for everything else. */
+export type WebhookMiddleware = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  next?: () => void,
+) => Promise<boolean>;
+
+/** What became of one delivery (for the log and the metrics). */
+export type DeliveryOutcome =
+  'accepted' | 'still_processing' | 'failed' | 'too_large' | 'bad_signature' | 'malformed' | 'refused';
+
+export interface WebhookReceiverOptions {
+  path: string;
+  secret: string;
+  /** Largest delivery read, in bytes. */
+  maxBytes: number;
+  logger: Logger;
+  /** How long a delivery's handlers may run before GitHub is told `202 still processing` (GitHub waits 10 s). */
+  timeoutMs?: number;
+  onDelivery?: (outcome: DeliveryOutcome) => void;
+}
+
+interface Delivery {
+  event: string;
+  id: string;
+  size: number;
+}
+
+/**
+ * Loads the app into `probot` and returns the middleware that receives its deliveries. It does what
+ * Probot's middleware does, in an order that is safe against anyone on the internet: the body is read
+ * with a bound (GitHub's own cap), the signature is checked on those bytes, the payload is parsed and
+ * its shape checked, and only then do handlers run. A refused delivery costs at most the bound in
+ * memory and one log line without its payload.
+ */
+export async function createWebhookMiddleware(
+  probot: Probot,
+  app: ApplicationFunction,
+  options: WebhookReceiverOptions,
+): Promise<WebhookMiddleware> {
+  await probot.load(app, {
+    cwd: process.cwd(),
+    addHandler: () => {
+      throw new Error('docwright serves no routes of Probot apps');
+    },
+  });
+  return (request, response, next) => receive(probot, options, request, response, next);
+}
+
+async function receive(
+  probot: Probot,
+  options: WebhookReceiverOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  next?: () => void,
+): Promise<boolean> {
+  if (pathOf(request.url) !== options.path.replace(/\/+$/, '')) {
+    next?.();
+    return false;
+  }
+  const delivery: Delivery = {
+    event: header(request, 'x-github-event') ?? '',
+    id: header(request, 'x-github-delivery') ?? '',
+    size: Number(request.headers['content-length'] ?? 0) || 0,
+  };
+  const refuse = (outcome: DeliveryOutcome, status: number, code: string, sentence: string) => {
+    options.logger.warn({ ...delivery, status, reason: sentence }, 'webhook delivery refused');
+    options.onDelivery?.(outcome);
+    answerAndClose(response, status, { error: sentence, code }, status === 405 ? { allow: 'POST' } : {});
+    return true;
+  };
+  if (request.method !== 'POST') {
+    return refuse(
+      'refused',
+      405,
+      'method_not_allowed',
+      `Webhook deliveries are POSTed, not sent with ${request.method}`,
+    );
+  }
+  if (!/^\s*application\/json\s*(;|$)/i.test(header(request, 'content-type') ?? '')) {
+    return refuse('refused', 415, 'unsupported_media_type', 'Webhook deliveries must be application/json');
+  }
+  const signature = header(request, 'x-hub-signature-256');
+  const missing = [
+    ['x-github-event', delivery.event],
+    ['x-github-delivery', delivery.id],
+    ['x-hub-signature-256', signature],
+  ].filter(([, value]) => !value);
+  if (missing.length > 0) {
+    const names = missing.map(([name]) => name).join(', ');
+    return refuse('refused', 400, 'invalid_webhook', `Required webhook headers missing: ${names}`);
+  }
+
+  let body: Buffer;
+  try {
+    body = await readBoundedBody(request, options.maxBytes);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    delivery.size = error.received;
+    return refuse(
+      'too_large',
+      413,
+      'payload_too_large',
+      `Webhook delivery is larger than ${options.maxBytes} bytes`,
+    );
+  }
+  delivery.size = body.length;
+  const text = body.toString('utf8');
+  if (!(await verify(options.secret, text, signature ?? '').catch(() => false))) {
+    return refuse(
+      'bad_signature',
+      400,
+      'invalid_webhook',
+      'The signature (X-Hub-Signature-256) does not match the payload and the webhook secret',
+    );
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    return refuse('malformed', 400, 'invalid_json', 'The webhook payload is not valid JSON');
+  }
+  const malformed = malformedPayload(delivery.event, payload);
+  if (malformed) return refuse('malformed', 400, 'invalid_webhook', malformed);
+  await dispatch(probot, options, delivery, payload, response);
+  return true;
+}
+
+/**
+ * Runs the handlers of a verified delivery. GitHub gives up on an answer after 10 s: a delivery
+ * whose handlers take longer is answered `202` and finishes in the background. A handler's failure
+ * is logged by Probot's error handler (the payload is kept out of logs by the logger's serializer);
+ * GitHub is told only that it failed.
+ */
+async function dispatch(
+  probot: Probot,
+  options: WebhookReceiverOptions,
+  delivery: Delivery,
+  payload: unknown,
+  response: ServerResponse,
+): Promise<void> {
+  const event = { id: delivery.id, name: delivery.event, payload } as Parameters<Probot['receive']>[0];
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? 9000);
+  });
+  const handled = probot.receive(event).then(
+    () => 'accepted' as const,
+    () => 'failed' as const,
+  );
+  const outcome = await Promise.race([handled, timedOut]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') {
+    options.onDelivery?.('still_processing');
+    response.writeHead(202, { 'content-type': 'text/plain' }).end('still processing\n');
+    return;
+  }
+  options.onDelivery?.(outcome);
+  if (outcome === 'accepted') {
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+  } else {
+    const body = JSON.stringify({
+      error: 'The delivery could not be handled; see the server log',
+      code: 'internal_error',
+    });
+    response.writeHead(500, { 'content-type': 'application/json' }).end(body);
+  }
+}
+
+function pathOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
