@@ -108,11 +108,11 @@ async function consumeLimits(
   project: ProjectRow,
   keyId: string,
 ): Promise<RateLimitHeaders> {
-  const results = [
-    await deps.rateLimits.consume('assistant-key', keyId),
-    await deps.rateLimits.consume('assistant-org', project.id),
-    await deps.rateLimits.consume('assistant-ip', clientAddress(c, deps.trustProxy)),
-  ];
+  const results = await deps.rateLimits.consumeAll([
+    { name: 'assistant-key', key: keyId },
+    { name: 'assistant-org', key: project.id },
+    { name: 'assistant-ip', key: clientAddress(c, deps.trustProxy) },
+  ]);
   // The headers of the limit closest to running out are the ones worth telling the client.
   return results.reduce((tightest, next) =>
     Number(next['RateLimit-Remaining']) < Number(tightest['RateLimit-Remaining']) ? next : tightest,
