@@ -159,7 +159,7 @@ function createAnswererResolver(config: Config, logger: Logger): (model: string)
           'assistant model unavailable',
         );
         throw new DocwrightError(
-          'internal_error',
+          'unavailable',
           'The assistant is not available: its model is not configured on the server',
         );
       }
