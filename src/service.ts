@@ -22,6 +22,7 @@ import { Worker } from './engine/worker.js';
 import { LocalGitForge } from './forge/local-git.js';
 import type { Forge } from './forge/types.js';
 import { createLogger, type Logger } from './logger.js';
+import { redactConfiguredSecrets } from './redact.js';
 import { createApp } from './server/app.js';
 import { RateLimits } from './server/rate-limits.js';
 import { openDocsChanges, type DocsChanges } from './store/docs-changes.js';
@@ -60,6 +61,15 @@ export interface ServiceOverrides {
  * adapters, they never construct them). The worker is created but not started.
  */
 export async function createService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
+  // The configured secrets are redacted by value wherever text is stored, shown or logged.
+  redactConfiguredSecrets([
+    config.github.webhookSecret,
+    config.github.token,
+    config.github.privateKey,
+    config.providers.openai.apiKey,
+    config.providers.anthropic.apiKey,
+    config.metrics?.token ?? undefined,
+  ]);
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   // Fail at start, in words, when the configured model cannot be used (a missing API key).
   languageModel(config.model, config.providers);

@@ -9,6 +9,7 @@ import { UnrecoverableError } from '../errors.js';
 import { normalizePath, Overlay } from '../forge/overlay.js';
 import type { CommitInfo, FileChange, Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../logger.js';
+import { redactSecrets } from '../redact.js';
 import type { ClaimedJob, JobRow, ProjectRow, RunOutcome } from '../store/index.js';
 import { formatCommitMessage, oneLine, parseCommitMessage, RUN_TRAILER } from './commit-message.js';
 
@@ -128,9 +129,11 @@ async function editWithChecks(
   const rounds = deps.maxRepairRounds ?? DEFAULT_REPAIR_ROUNDS;
   const checked = await editAndCheck(deps.agentFor(job.model), input, new Overlay(snapshot), rounds);
   signal.throwIfAborted();
+  // An agent may repeat what the request held, secrets included: the reply becomes a commit
+  // message, a pull request and a comment, so it is redacted before any of them.
   return {
-    reply: withLeftovers(checked.result.reply, checked.problems),
-    title: checked.result.title ?? oneLine(instructions.join('; '), 72),
+    reply: redactSecrets(withLeftovers(checked.result.reply, checked.problems)),
+    title: redactSecrets(checked.result.title ?? oneLine(instructions.join('; '), 72)),
     changes: checked.changes,
   };
 }
