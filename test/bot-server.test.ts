@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { sign } from '@octokit/webhooks-methods';
@@ -116,13 +117,42 @@ describe('the webhook path of serve', () => {
     t = await startBotHarness({ load: false });
     process.env.NO_SMEE_SETUP = 'true';
     try {
-      const setup = lazySetupHandler({ host: '127.0.0.1', port: 0, logger: silentLogger });
+      const setup = lazySetupHandler({
+        host: '127.0.0.1',
+        port: 0,
+        publicUrl: 'https://docs-bot.example.com',
+        maxBodyBytes: 64 * 1024,
+        logger: silentLogger,
+      });
       const url = await listen(t, { setup });
       const page = await fetch(`${url}/probot`);
       expect(page.status).toBe(200);
       const html = await page.text();
       expect(html).toContain('docwright');
       expect(html).toContain('issue_comment');
+
+      // The manifest's URLs come from the configured public address, never from the request.
+      const forged = await new Promise<string>((resolve, reject) => {
+        const request = http.get(
+          `${url}/probot`,
+          { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } },
+          (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+            response.on('end', () => resolve(body));
+          },
+        );
+        request.on('error', reject);
+      });
+      expect(forged).not.toContain('evil.example');
+      expect(forged).toContain('https://docs-bot.example.com/probot/setup');
+      // Its one POST reads a bounded body.
+      const oversized = await fetch(`${url}/probot/import`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'x'.repeat(128 * 1024),
+      });
+      expect(oversized.status).toBe(413);
       // Everything else is still the API.
       expect((await fetch(`${url}/v2/agent/x/job/y`)).status).toBe(401);
     } finally {

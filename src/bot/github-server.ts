@@ -41,9 +41,18 @@ export async function prepareGitHubServer(
     ? lazySetupHandler({
         host: config.host ?? 'localhost',
         port: config.port,
+        publicUrl: config.publicUrl,
+        maxBodyBytes: config.maxBodyBytes,
         logger: logger.child({ name: 'setup' }),
       })
     : null;
+  if (setupWanted) {
+    // Whoever reaches the flow first registers the app and gets its credentials written to .env.
+    logger.warn(
+      { url: `${config.publicUrl}/probot` },
+      'the GitHub App setup flow is open to anyone who can reach this server until APP_ID is set',
+    );
+  }
   return {
     door: { webhooks, webhookPath: path, setup, logger },
     banner: bannerLines(config, webhooks !== null, setupWanted),
