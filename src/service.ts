@@ -22,6 +22,7 @@ import { Worker } from './engine/worker.js';
 import { LocalGitForge } from './forge/local-git.js';
 import type { Forge } from './forge/types.js';
 import { createLogger, type Logger } from './logger.js';
+import { Metrics } from './metrics.js';
 import { redactConfiguredSecrets } from './redact.js';
 import { createApp } from './server/app.js';
 import { RateLimits } from './server/rate-limits.js';
@@ -39,6 +40,8 @@ export interface Service {
   indexes: DocsIndexes;
   /** "A project's docs changed": publish it (a push, a run) and every replica's index is rebuilt. */
   docsChanges: DocsChanges;
+  /** Prometheus metrics, when DOCWRIGHT_METRICS or DOCWRIGHT_METRICS_TOKEN turns them on. */
+  metrics: Metrics | null;
   /** The GitHub App (or token mode); null when neither APP_ID nor GITHUB_TOKEN is set. */
   github: GitHubBot | null;
   /** Stops the worker (letting runs finish or releasing them) and closes the store. */
@@ -76,7 +79,14 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const store =
     overrides.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
   // Local paths go to local git, `owner/repo` to GitHub (the app's installation, or the token).
-  const githubAccess = createGitHubAccess({ github: config.github, store, logger, ...overrides.github });
+  const metrics = config.metrics ? new Metrics(() => store.jobs.stats()) : null;
+  const githubAccess = createGitHubAccess({
+    github: config.github,
+    store,
+    logger,
+    metrics,
+    ...overrides.github,
+  });
   const router = new ForgeRouter({ local: new LocalGitForge(), github: githubAccess?.forge ?? null });
   const forge = overrides.forge ?? router;
   const indexes = new DocsIndexes({ forge, logger });
@@ -90,9 +100,14 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     logger,
     concurrency: config.workers,
     leaseMs: config.leaseMs,
-    onRunRecorded: ({ jobId, projectId, succeeded }) => {
+    onRunRecorded: ({ jobId, projectId, succeeded, durationMs }) => {
+      metrics?.runDuration.observe({ outcome: succeeded ? 'completed' : 'failed' }, durationMs / 1000);
       if (succeeded) void docsChanges.publish(projectId);
       github?.watcher.notify(jobId);
+    },
+    onRetry: ({ durationMs }) => {
+      metrics?.runDuration.observe({ outcome: 'retry' }, durationMs / 1000);
+      metrics?.retries.inc();
     },
     ...(githubAccess ? { pullRequestBody: createPullRequestBody(store) } : {}),
   });
@@ -129,6 +144,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     assistant,
     trustProxy: config.trustProxy,
     maxBodyBytes: config.maxBodyBytes,
+    metrics: metrics && config.metrics ? { metrics, token: config.metrics.token } : null,
   });
   return {
     config,
@@ -140,6 +156,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     app,
     indexes,
     docsChanges,
+    metrics,
     github,
     async close() {
       await worker.stop();

@@ -22,7 +22,9 @@ export async function runServe(config: Config, environment: GitEnvironment): Pro
   }
   // The demo lives in a local repository of one machine: replicas on a shared PostgreSQL skip it.
   const demo = config.databaseUrl ? null : await ensureDemo(service.store, config.dataDir, environment);
-  const github = await prepareGitHubServer(config, service.github, service.logger);
+  const github = await prepareGitHubServer(config, service.github, service.logger, (outcome) =>
+    service.metrics?.webhookDeliveries.inc({ outcome }),
+  );
   const server = await listen(service, github.door);
   service.worker.start();
   await github.start();

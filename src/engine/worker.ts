@@ -23,9 +23,17 @@ export interface WorkerOptions extends RunDependencies {
    * Told after a run's outcome is recorded: the app updates the job's status comments, and after a
    * successful run the assistant looks at the project's docs again.
    */
-  onRunRecorded?: (run: { jobId: string; projectId: string; succeeded: boolean }) => void;
+  onRunRecorded?: (run: RunReport & { succeeded: boolean }) => void;
   /** Told when a failed run is put back to be tried again later. */
-  onRetry?: (run: { jobId: string; projectId: string }) => void;
+  onRetry?: (run: RunReport) => void;
+}
+
+/** What the worker tells about a run once its outcome is recorded. */
+export interface RunReport {
+  jobId: string;
+  projectId: string;
+  /** How long the run took, claim to outcome. */
+  durationMs: number;
 }
 
 /**
@@ -102,6 +110,12 @@ export class Worker {
   }
 
   private async process(claimed: ClaimedJob): Promise<void> {
+    const started = performance.now();
+    const report = () => ({
+      jobId: claimed.job.id,
+      projectId: claimed.job.project_id,
+      durationMs: performance.now() - started,
+    });
     const { job } = claimed;
     const controller = new AbortController();
     this.running.set(job.id, controller);
@@ -125,17 +139,23 @@ export class Worker {
       logger.info({ attempt: job.attempts, messages: claimed.pending.length }, 'run started');
       const outcome = await runJob({ ...this.options, logger }, project, claimed, history, controller.signal);
       const recorded = await this.options.store.jobs.finishRun(job.id, this.id, outcome);
-      this.options.onRunRecorded?.({ jobId: job.id, projectId: job.project_id, succeeded: true });
+      this.options.onRunRecorded?.({ ...report(), succeeded: true });
       logger.info({ prLink: outcome.prLink, recorded }, 'run finished');
     } catch (error) {
-      await this.handleFailure(claimed, controller.signal, error, logger);
+      await this.handleFailure(claimed, controller.signal, error, logger, report);
     } finally {
       clearInterval(heartbeat);
       this.running.delete(job.id);
     }
   }
 
-  private async handleFailure(claimed: ClaimedJob, signal: AbortSignal, error: unknown, logger: Logger) {
+  private async handleFailure(
+    claimed: ClaimedJob,
+    signal: AbortSignal,
+    error: unknown,
+    logger: Logger,
+    report: () => RunReport,
+  ) {
     const { job, pending } = claimed;
     const store = this.options.store.jobs;
     try {
@@ -147,7 +167,7 @@ export class Worker {
         const baseMs = this.options.backoffBaseMs ?? 1000;
         const delayMs = Math.min(60_000, baseMs * 2 ** (job.attempts - 1));
         logger.warn({ err: error, retryInMs: delayMs }, 'run hit a transient error; retrying');
-        this.options.onRetry?.({ jobId: job.id, projectId: job.project_id });
+        this.options.onRetry?.(report());
         await store.releaseForRetry(job.id, this.id, delayMs);
       } else {
         const reason = failureSentence(error);
@@ -157,7 +177,7 @@ export class Worker {
           reply: `The job failed: ${reason}`,
           error: reason,
         });
-        this.options.onRunRecorded?.({ jobId: job.id, projectId: job.project_id, succeeded: false });
+        this.options.onRunRecorded?.({ ...report(), succeeded: false });
       }
     } catch (storeError) {
       logger.error(

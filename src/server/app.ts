@@ -8,6 +8,7 @@ import type { Store } from '../store/index.js';
 import { agentRoutes } from './agent-routes.js';
 import { assistantRoutes } from './assistant-routes.js';
 import { errorResponse } from './errors.js';
+import { metricsRoute, type MetricsEndpoint } from './metrics-route.js';
 import { openApiDocument } from './openapi.js';
 import { webRoutes } from './web-routes.js';
 import type { RateLimits } from './rate-limits.js';
@@ -22,6 +23,8 @@ export interface AppDependencies {
   trustProxy: boolean;
   /** Largest request body accepted (default 1 MiB); 413 above it. */
   maxBodyBytes?: number;
+  /** `/metrics`, when turned on. */
+  metrics?: MetricsEndpoint | null;
   version?: string;
 }
 
@@ -50,8 +53,9 @@ export function createApp(deps: AppDependencies): Hono {
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/openapi.json', (c) => c.json(openApiDocument(deps.version)));
+  if (deps.metrics) app.route('/', metricsRoute(deps.metrics));
   app.route('/v2/agent/:projectId', agentRoutes(deps));
-  app.route('/discovery', assistantRoutes(deps));
+  app.route('/discovery', assistantRoutes({ ...deps, metrics: deps.metrics?.metrics ?? null }));
   app.route('/', webRoutes());
 
   app.notFound((c) => notFoundOrWrongMethod(app, c, deps.logger));

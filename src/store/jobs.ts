@@ -344,6 +344,44 @@ export class JobStore {
       .execute();
   }
 
+  /**
+   * How many jobs are in each status, and how many of the active ones a worker could take now (no
+   * live lease, no retry delay running): what an operator watches the queue by.
+   */
+  async stats(at?: Date): Promise<{ byStatus: Partial<Record<JobStatus, number>>; queued: number }> {
+    const now = iso(await this.leaseClock(at));
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select((eb) => [
+        'status',
+        eb.fn.countAll<number | string>().as('count'),
+        eb.fn
+          .sum<number | string | null>(
+            eb
+              .case()
+              .when(
+                eb.and([
+                  eb('status', '=', 'active'),
+                  eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]),
+                ]),
+              )
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as('queued'),
+      ])
+      .groupBy('status')
+      .execute();
+    const byStatus: Partial<Record<JobStatus, number>> = {};
+    let queued = 0;
+    for (const row of rows) {
+      byStatus[row.status] = Number(row.count);
+      queued += Number(row.queued ?? 0);
+    }
+    return { byStatus, queued };
+  }
+
   /** Gives the job back at shutdown without counting the interrupted attempt. */
   async release(id: string, owner: string): Promise<void> {
     await this.db
