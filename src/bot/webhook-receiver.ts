@@ -76,27 +76,9 @@ async function receive(
     answerAndClose(response, status, { error: sentence, code }, status === 405 ? { allow: 'POST' } : {});
     return true;
   };
-  if (request.method !== 'POST') {
-    return refuse(
-      'refused',
-      405,
-      'method_not_allowed',
-      `Webhook deliveries are POSTed, not sent with ${request.method}`,
-    );
-  }
-  if (!/^\s*application\/json\s*(;|$)/i.test(header(request, 'content-type') ?? '')) {
-    return refuse('refused', 415, 'unsupported_media_type', 'Webhook deliveries must be application/json');
-  }
-  const signature = header(request, 'x-hub-signature-256');
-  const missing = [
-    ['x-github-event', delivery.event],
-    ['x-github-delivery', delivery.id],
-    ['x-hub-signature-256', signature],
-  ].filter(([, value]) => !value);
-  if (missing.length > 0) {
-    const names = missing.map(([name]) => name).join(', ');
-    return refuse('refused', 400, 'invalid_webhook', `Required webhook headers missing: ${names}`);
-  }
+  const problem = headerProblem(request);
+  if (problem) return refuse('refused', ...problem);
+  const signature = header(request, 'x-hub-signature-256') ?? '';
 
   let body: Buffer;
   try {
@@ -112,7 +94,7 @@ async function receive(
     );
   }
   delivery.size = body.length;
-  if (!signatureMatches(options.secret, body, signature ?? '')) {
+  if (!signatureMatches(options.secret, body, signature)) {
     return refuse(
       'bad_signature',
       400,
@@ -171,6 +153,23 @@ async function dispatch(
     });
     response.writeHead(500, { 'content-type': 'application/json' }).end(body);
   }
+}
+
+/** What is wrong with a delivery before its body is read: method, content type, GitHub's headers. */
+function headerProblem(request: IncomingMessage): [status: number, code: string, sentence: string] | null {
+  if (request.method !== 'POST') {
+    return [405, 'method_not_allowed', `Webhook deliveries are POSTed, not sent with ${request.method}`];
+  }
+  if (!/^\s*application\/json\s*(;|$)/i.test(header(request, 'content-type') ?? '')) {
+    return [415, 'unsupported_media_type', 'Webhook deliveries must be application/json'];
+  }
+  const missing = ['x-github-event', 'x-github-delivery', 'x-hub-signature-256'].filter(
+    (name) => !header(request, name),
+  );
+  if (missing.length > 0) {
+    return [400, 'invalid_webhook', `Required webhook headers missing: ${missing.join(', ')}`];
+  }
+  return null;
 }
 
 /**
