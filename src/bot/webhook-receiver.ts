@@ -14,13 +14,26 @@ export type WebhookMiddleware = (
 
 /** What became of one delivery (for the log and the metrics). */
 export type DeliveryOutcome =
-  'accepted' | 'still_processing' | 'failed' | 'too_large' | 'bad_signature' | 'malformed' | 'refused';
+  | 'accepted'
+  | 'still_processing'
+  | 'failed'
+  | 'too_large'
+  | 'bad_signature'
+  | 'malformed'
+  | 'busy'
+  | 'refused';
 
 export interface WebhookReceiverOptions {
   path: string;
   secret: string;
   /** Largest delivery read, in bytes. */
   maxBytes: number;
+  /**
+   * Bytes of all deliveries being read at once (default four times `maxBytes`): many connections
+   * each sending a body just under the cap must not add up to more memory than this. A delivery
+   * past it is answered 503 before it is read.
+   */
+  maxBytesInFlight?: number;
   logger: Logger;
   /** How long a delivery's handlers may run before GitHub is told `202 still processing` (GitHub waits 10 s). */
   timeoutMs?: number;
@@ -51,12 +64,31 @@ export async function createWebhookMiddleware(
       throw new Error('docwright serves no routes of Probot apps');
     },
   });
-  return (request, response, next) => receive(probot, options, request, response, next);
+  const budget = new ReadBudget(options.maxBytesInFlight ?? 4 * options.maxBytes);
+  return (request, response, next) => receive(probot, options, budget, request, response, next);
+}
+
+/** Bytes reserved by the deliveries being read now. */
+class ReadBudget {
+  private used = 0;
+  constructor(private readonly limit: number) {}
+
+  /** Reserves `bytes`, or returns null when they do not fit; call the returned function to give them back. */
+  reserve(bytes: number): (() => void) | null {
+    if (this.used + bytes > this.limit) return null;
+    this.used += bytes;
+    let released = false;
+    return () => {
+      if (!released) this.used -= bytes;
+      released = true;
+    };
+  }
 }
 
 async function receive(
   probot: Probot,
   options: WebhookReceiverOptions,
+  budget: ReadBudget,
   request: IncomingMessage,
   response: ServerResponse,
   next?: () => void,
@@ -73,41 +105,14 @@ async function receive(
   const refuse = (outcome: DeliveryOutcome, status: number, code: string, sentence: string) => {
     options.logger.warn({ ...delivery, status, reason: sentence }, 'webhook delivery refused');
     options.onDelivery?.(outcome);
-    answerAndClose(response, status, { error: sentence, code }, status === 405 ? { allow: 'POST' } : {});
+    answerAndClose(response, status, { error: sentence, code }, REFUSAL_HEADERS[status] ?? {});
     return true;
   };
   const problem = headerProblem(request);
   if (problem) return refuse('refused', ...problem);
-  const signature = header(request, 'x-hub-signature-256') ?? '';
-
-  let body: Buffer;
-  try {
-    body = await readBoundedBody(request, options.maxBytes);
-  } catch (error) {
-    if (!(error instanceof BodyTooLargeError)) throw error;
-    delivery.size = error.received;
-    return refuse(
-      'too_large',
-      413,
-      'payload_too_large',
-      `Webhook delivery is larger than ${options.maxBytes} bytes`,
-    );
-  }
-  delivery.size = body.length;
-  if (!signatureMatches(options.secret, body, signature)) {
-    return refuse(
-      'bad_signature',
-      400,
-      'invalid_webhook',
-      'The signature (X-Hub-Signature-256) does not match the payload and the webhook secret',
-    );
-  }
-  let payload: unknown;
-  try {
-    payload = JSON.parse(body.toString('utf8'));
-  } catch {
-    return refuse('malformed', 400, 'invalid_json', 'The webhook payload is not valid JSON');
-  }
+  const read = await readPayload(request, options, budget, delivery);
+  if ('refusal' in read) return refuse(...read.refusal);
+  const { payload } = read;
   const malformed = malformedPayload(delivery.event, payload);
   if (malformed) return refuse('malformed', 400, 'invalid_webhook', malformed);
   await dispatch(probot, options, delivery, payload, response);
@@ -154,6 +159,56 @@ async function dispatch(
     response.writeHead(500, { 'content-type': 'application/json' }).end(body);
   }
 }
+
+type Refusal = [outcome: DeliveryOutcome, status: number, code: string, sentence: string];
+
+/**
+ * The body, read within the cap and within the budget of bytes being read at once, its signature
+ * checked over the bytes as read, then parsed. `delivery.size` is updated with what arrived.
+ */
+async function readPayload(
+  request: IncomingMessage,
+  options: WebhookReceiverOptions,
+  budget: ReadBudget,
+  delivery: Delivery,
+): Promise<{ payload: unknown } | { refusal: Refusal }> {
+  // A declared length over the cap is refused without reading: it needs no share of the budget.
+  const release = budget.reserve(delivery.size > options.maxBytes ? 0 : delivery.size || options.maxBytes);
+  if (!release) {
+    const sentence = 'Too many webhook deliveries are being read at once; retry shortly';
+    return { refusal: ['busy', 503, 'unavailable', sentence] };
+  }
+  try {
+    let body: Buffer;
+    try {
+      body = await readBoundedBody(request, options.maxBytes);
+    } catch (error) {
+      if (!(error instanceof BodyTooLargeError)) throw error;
+      delivery.size = error.received;
+      const sentence = `Webhook delivery is larger than ${options.maxBytes} bytes`;
+      return { refusal: ['too_large', 413, 'payload_too_large', sentence] };
+    }
+    delivery.size = body.length;
+    if (!signatureMatches(options.secret, body, header(request, 'x-hub-signature-256') ?? '')) {
+      const sentence =
+        'The signature (X-Hub-Signature-256) does not match the payload and the webhook secret';
+      return { refusal: ['bad_signature', 400, 'invalid_webhook', sentence] };
+    }
+    try {
+      return { payload: JSON.parse(body.toString('utf8')) };
+    } catch {
+      return { refusal: ['malformed', 400, 'invalid_json', 'The webhook payload is not valid JSON'] };
+    }
+  } finally {
+    release();
+  }
+}
+
+/** Headers that belong to a refusal's status. */
+const REFUSAL_HEADERS: Record<number, Record<string, string>> = {
+  405: { allow: 'POST' },
+  503: { 'retry-after': '5' },
+};
 
 /** What is wrong with a delivery before its body is read: method, content type, GitHub's headers. */
 function headerProblem(request: IncomingMessage): [status: number, code: string, sentence: string] | null {
