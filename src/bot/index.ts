@@ -57,7 +57,7 @@ export function createGitHubAccess(options: GitHubAccessOptions): GitHubAccess |
 /** The app and what keeps status comments current, once the job service exists. */
 export interface GitHubBot {
   probot: Probot | null;
-  /** The Probot app: give it to `createNodeMiddleware` (serve) or `probot.load` (tests). */
+  /** The Probot app: give it to `createWebhookMiddleware` (serve) or `probot.load` (tests). */
   app: ApplicationFunction;
   watcher: JobWatcher;
   settings: SettingsCache;
