@@ -21,11 +21,14 @@ export function ensurePrivateFolder(folder: string): void {
  */
 export function ensurePrivateFile(file: string, companions: readonly string[] = []): void {
   fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
-  for (const each of [file, ...companions]) {
-    try {
-      fs.chmodSync(each, PRIVATE_FILE_MODE);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+  for (const each of [file, ...companions]) makePrivateIfPresent(each);
+}
+
+/** Narrows a file someone else wrote for us (Probot's `.env`) to the owner's alone, if it exists. */
+export function makePrivateIfPresent(file: string): void {
+  try {
+    fs.chmodSync(file, PRIVATE_FILE_MODE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }

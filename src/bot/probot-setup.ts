@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from '../logger.js';
+import { makePrivateIfPresent } from '../private-files.js';
 import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../server/bounded-body.js';
 
 /** A Probot request handler: true when it answered the request. */
@@ -65,7 +66,12 @@ export function lazySetupHandler(options: SetupHandlerOptions): NodeHandler {
         return true;
       }
     }
-    return (await handler)(request, response);
+    const handled = await (await handler)(request, response);
+    // Probot writes APP_ID, PRIVATE_KEY and WEBHOOK_SECRET to .env with the umask's mode.
+    if (pathname === '/probot/setup' || pathname === '/probot/import') {
+      makePrivateIfPresent(path.join(process.cwd(), '.env'));
+    }
+    return handled;
   };
 }
 
