@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Logger } from '../logger.js';
 import { makePrivateIfPresent } from '../private-files.js';
 import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../server/bounded-body.js';
+import { statusOf } from '../server/errors.js';
 
 /** A Probot request handler: true when it answered the request. */
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
@@ -62,7 +63,7 @@ export function lazySetupHandler(options: SetupHandlerOptions): NodeHandler {
         ).toString('utf8');
       } catch (error) {
         if (!(error instanceof BodyTooLargeError)) throw error;
-        answerAndClose(response, 413, { error: error.message, code: error.code });
+        answerAndClose(response, statusOf(error), { error: error.message, code: error.code });
         return true;
       }
     }

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ApplicationFunction, Probot } from 'probot';
+import type { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../server/bounded-body.js';
+import { statusOf } from '../server/errors.js';
 import { malformedPayload } from './webhook-payloads.js';
 
 /** Answers the webhook path; calls `next` for everything else. */
@@ -102,7 +104,9 @@ async function receive(
     id: header(request, 'x-github-delivery') ?? '',
     size: Number(request.headers['content-length'] ?? 0) || 0,
   };
-  const refuse = (outcome: DeliveryOutcome, status: number, code: string, sentence: string) => {
+  const refuse = (outcome: DeliveryOutcome, code: ErrorCode, sentence: string) => {
+    // The status of a code is the server edge's one mapping, here as for the API.
+    const status = statusOf({ code });
     options.logger.warn({ ...delivery, status, reason: sentence }, 'webhook delivery refused');
     options.onDelivery?.(outcome);
     answerAndClose(response, status, { error: sentence, code }, REFUSAL_HEADERS[status] ?? {});
@@ -114,7 +118,7 @@ async function receive(
   if ('refusal' in read) return refuse(...read.refusal);
   const { payload } = read;
   const malformed = malformedPayload(delivery.event, payload);
-  if (malformed) return refuse('malformed', 400, 'invalid_webhook', malformed);
+  if (malformed) return refuse('malformed', 'invalid_webhook', malformed);
   await dispatch(probot, options, delivery, payload, response);
   return true;
 }
@@ -160,7 +164,7 @@ async function dispatch(
   }
 }
 
-type Refusal = [outcome: DeliveryOutcome, status: number, code: string, sentence: string];
+type Refusal = [outcome: DeliveryOutcome, code: ErrorCode, sentence: string];
 
 /**
  * The body, read within the cap and within the budget of bytes being read at once, its signature
@@ -176,7 +180,7 @@ async function readPayload(
   const release = budget.reserve(delivery.size > options.maxBytes ? 0 : delivery.size || options.maxBytes);
   if (!release) {
     const sentence = 'Too many webhook deliveries are being read at once; retry shortly';
-    return { refusal: ['busy', 503, 'unavailable', sentence] };
+    return { refusal: ['busy', 'unavailable', sentence] };
   }
   try {
     let body: Buffer;
@@ -186,18 +190,18 @@ async function readPayload(
       if (!(error instanceof BodyTooLargeError)) throw error;
       delivery.size = error.received;
       const sentence = `Webhook delivery is larger than ${options.maxBytes} bytes`;
-      return { refusal: ['too_large', 413, 'payload_too_large', sentence] };
+      return { refusal: ['too_large', 'payload_too_large', sentence] };
     }
     delivery.size = body.length;
     if (!signatureMatches(options.secret, body, header(request, 'x-hub-signature-256') ?? '')) {
       const sentence =
         'The signature (X-Hub-Signature-256) does not match the payload and the webhook secret';
-      return { refusal: ['bad_signature', 400, 'invalid_webhook', sentence] };
+      return { refusal: ['bad_signature', 'invalid_webhook', sentence] };
     }
     try {
       return { payload: JSON.parse(body.toString('utf8')) };
     } catch {
-      return { refusal: ['malformed', 400, 'invalid_json', 'The webhook payload is not valid JSON'] };
+      return { refusal: ['malformed', 'invalid_json', 'The webhook payload is not valid JSON'] };
     }
   } finally {
     release();
@@ -211,18 +215,18 @@ const REFUSAL_HEADERS: Record<number, Record<string, string>> = {
 };
 
 /** What is wrong with a delivery before its body is read: method, content type, GitHub's headers. */
-function headerProblem(request: IncomingMessage): [status: number, code: string, sentence: string] | null {
+function headerProblem(request: IncomingMessage): [code: ErrorCode, sentence: string] | null {
   if (request.method !== 'POST') {
-    return [405, 'method_not_allowed', `Webhook deliveries are POSTed, not sent with ${request.method}`];
+    return ['method_not_allowed', `Webhook deliveries are POSTed, not sent with ${request.method}`];
   }
   if (!/^\s*application\/json\s*(;|$)/i.test(header(request, 'content-type') ?? '')) {
-    return [415, 'unsupported_media_type', 'Webhook deliveries must be application/json'];
+    return ['unsupported_media_type', 'Webhook deliveries must be application/json'];
   }
   const missing = ['x-github-event', 'x-github-delivery', 'x-hub-signature-256'].filter(
     (name) => !header(request, name),
   );
   if (missing.length > 0) {
-    return [400, 'invalid_webhook', `Required webhook headers missing: ${missing.join(', ')}`];
+    return ['invalid_webhook', `Required webhook headers missing: ${missing.join(', ')}`];
   }
   return null;
 }

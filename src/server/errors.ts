@@ -31,7 +31,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 };
 
 /** The status a DocwrightError is answered with. */
-export function statusOf(error: DocwrightError): ContentfulStatusCode {
+export function statusOf(error: Pick<DocwrightError, 'code'>): ContentfulStatusCode {
   return STATUS[error.code];
 }
 
