@@ -37,6 +37,20 @@ export const EnvSchema = z.object({
   DOCWRIGHT_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(DEFAULT_OUTPUT_BUDGET.maxFileBytes),
   DOCWRIGHT_MAX_CHANGE_BYTES: z.coerce.number().int().min(1).default(DEFAULT_OUTPUT_BUDGET.maxTotalBytes),
   DOCWRIGHT_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
+  // 1 MiB: the largest prompt or conversation a person sends is far smaller.
+  DOCWRIGHT_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  // GitHub caps webhook payloads at 25 MB and does not deliver larger ones.
+  DOCWRIGHT_WEBHOOK_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(25 * 1024 * 1024),
+  DOCWRIGHT_METRICS: z.enum(['true', 'false', '1', '0']).default('false'),
+  DOCWRIGHT_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
@@ -73,6 +87,10 @@ export interface Config {
   outputBudget: OutputBudget;
   /** Take the client address from X-Forwarded-For (behind a reverse proxy you run). */
   trustProxy: boolean;
+  /** Largest request body of the API, in bytes; larger ones get a 413 and the connection is closed. */
+  maxBodyBytes: number;
+  /** `/metrics`: off (null), open (`{ token: null }`), or behind a bearer token. */
+  metrics: { token: string | null } | null;
   /** Model providers' credentials, handed to the AI SDK providers. */
   providers: {
     openai: { apiKey?: string; baseUrl?: string };
@@ -93,6 +111,8 @@ export interface GitHubConfig {
   webhookPath: string;
   /** Token mode: a GitHub token used for every `owner/repo` project instead of an app installation. */
   token: string | undefined;
+  /** Largest webhook delivery accepted, in bytes (GitHub's own cap is 25 MB). */
+  webhookMaxBytes: number;
   /** NODE_ENV=production: no setup flow, credentials are required. */
   production: boolean;
   /** REDIS_URL, handed to Probot so replicas share one GitHub request throttle (issue 7); unset: each alone. */
@@ -140,6 +160,8 @@ export function loadConfig(
       maxTotalBytes: values.DOCWRIGHT_MAX_CHANGE_BYTES,
     },
     trustProxy: values.DOCWRIGHT_TRUST_PROXY === 'true' || values.DOCWRIGHT_TRUST_PROXY === '1',
+    maxBodyBytes: values.DOCWRIGHT_MAX_BODY_BYTES,
+    metrics: metricsConfig(values),
     providers: {
       openai: { apiKey: values.OPENAI_API_KEY, baseUrl: values.OPENAI_BASE_URL },
       anthropic: { apiKey: values.ANTHROPIC_API_KEY },
@@ -166,10 +188,18 @@ function githubConfig(values: z.infer<typeof EnvSchema>): GitHubConfig {
     webhookSecret: values.WEBHOOK_SECRET,
     webhookProxyUrl: values.WEBHOOK_PROXY_URL,
     webhookPath: values.WEBHOOK_PATH,
+    webhookMaxBytes: values.DOCWRIGHT_WEBHOOK_MAX_BYTES,
     token: values.GITHUB_TOKEN,
     production,
     redisUrl: values.REDIS_URL,
   };
+}
+
+/** A token alone turns the endpoint on, behind it; DOCWRIGHT_METRICS=1 alone turns it on open. */
+function metricsConfig(values: z.infer<typeof EnvSchema>): Config['metrics'] {
+  if (values.DOCWRIGHT_METRICS_TOKEN) return { token: values.DOCWRIGHT_METRICS_TOKEN };
+  const on = values.DOCWRIGHT_METRICS === 'true' || values.DOCWRIGHT_METRICS === '1';
+  return on ? { token: null } : null;
 }
 
 /** Accepts what Probot accepts: a PEM, a PEM with `\n` escapes (one-line env files), base64, or a file. */

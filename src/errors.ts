@@ -1,10 +1,14 @@
 /**
- * Typed errors with a stable `code` and HTTP status, turned into `{ error, code }` in one place
- * (src/server/error-handler.ts). Anything that is not a DocwrightError becomes a generic 500 there.
+ * docwright's one error model. Every error we raise on purpose is a DocwrightError: a stable `code`
+ * for programs, a sentence for people (`message`) and `retryable`, which says whether trying the
+ * same thing again later may succeed. Nothing here knows about HTTP: the status of a code is chosen
+ * at the server's edge (src/server/errors.ts), and the worker asks `retryable`, nothing else.
  */
 export type ErrorCode =
   | 'invalid_request'
   | 'invalid_json'
+  | 'invalid_webhook'
+  | 'unsupported_media_type'
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
@@ -12,30 +16,78 @@ export type ErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'rate_limited'
+  | 'unavailable'
   | 'internal_error'
   | 'forge_error'
-  | 'agent_error';
+  | 'git_error'
+  | 'agent_error'
+  | 'job_failed';
+
+/** Codes that describe a passing condition (contention, a limit, an outage) rather than a wrong request. */
+const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set(['conflict', 'rate_limited', 'unavailable']);
+
+export interface DocwrightErrorOptions {
+  /** Whether the same operation may succeed later; default: by code (conflicts, limits, outages). */
+  retryable?: boolean;
+  /** Response headers that belong to the error (Retry-After, WWW-Authenticate, Allow). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/**
+ * A property name, not `instanceof`: the Action bundle and the server may each load their own copy
+ * of this module, and an error from one copy must still be recognised by the other.
+ */
+const MARKER = Symbol.for('docwright.error');
 
 export class DocwrightError extends Error {
-  override readonly name = 'DocwrightError';
+  override name = 'DocwrightError';
+  private readonly [MARKER] = true;
+  readonly retryable: boolean;
+  readonly headers: Record<string, string>;
+
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    readonly headers: Record<string, string> = {},
+    options: DocwrightErrorOptions = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.retryable = options.retryable ?? RETRYABLE_CODES.has(code);
+    this.headers = options.headers ?? {};
+  }
+
+  /** Whether `error` is a DocwrightError from any copy of this module. */
+  static isInstance(error: unknown): error is DocwrightError {
+    return typeof error === 'object' && error !== null && MARKER in error;
   }
 }
 
-export const badRequest = (message: string) => new DocwrightError(400, 'invalid_request', message);
-export const notFound = (message: string) => new DocwrightError(404, 'not_found', message);
-export const conflict = (message: string) => new DocwrightError(409, 'conflict', message);
-export const forbidden = (message: string) => new DocwrightError(403, 'forbidden', message);
-export const unauthorized = (message: string) =>
-  new DocwrightError(401, 'unauthorized', message, { 'WWW-Authenticate': 'Bearer' });
+/**
+ * A job cannot succeed by trying again: it fails at once, with this sentence as its reason. Kept as
+ * its own name because "the run is over" reads better at the places that decide it.
+ */
+export class UnrecoverableError extends DocwrightError {
+  override name = 'UnrecoverableError';
+  constructor(message: string, options: Omit<DocwrightErrorOptions, 'retryable'> = {}) {
+    super('job_failed', message, { ...options, retryable: false });
+  }
+}
 
-/** An error a job run cannot recover from by retrying: the job fails with this message. */
-export class UnrecoverableError extends Error {
-  override readonly name = 'UnrecoverableError';
+export const badRequest = (message: string) => new DocwrightError('invalid_request', message);
+export const notFound = (message: string) => new DocwrightError('not_found', message);
+export const conflict = (message: string) => new DocwrightError('conflict', message);
+export const forbidden = (message: string) => new DocwrightError('forbidden', message);
+export const unauthorized = (message: string) =>
+  new DocwrightError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+
+/**
+ * How an error that is not ours is treated when it ends a job run: a plain `Error` from a library
+ * or a bug says nothing about whether it heals (a dropped connection does, a TypeError does not),
+ * so it is retried, but only `UNKNOWN_ERROR_ATTEMPTS` times in all before the job fails with it.
+ */
+export const UNKNOWN_ERROR_ATTEMPTS = 3;
+
+/** Whether trying again may help: our errors say so; unknown ones are given a few tries. */
+export function isRetryable(error: unknown): boolean {
+  return DocwrightError.isInstance(error) ? error.retryable : true;
 }

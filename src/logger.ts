@@ -1,4 +1,5 @@
-import { pino, type Logger } from 'pino';
+import { pino, stdSerializers, type Logger } from 'pino';
+import { redactSecrets } from './redact.js';
 
 export type { Logger };
 
@@ -17,9 +18,39 @@ const REDACT = [
   '*.token',
 ];
 
+/**
+ * Fields of an error that hold what a client sent rather than what went wrong: @octokit/webhooks
+ * attaches the whole delivery (`event.payload`) to a handler's error, and HTTP client errors carry
+ * the request and response. Logging them would copy up to a webhook's size per line.
+ */
+const BULKY_ERROR_FIELDS = ['event', 'payload', 'request', 'response', 'body'];
+
+/** An error as it is logged: type, message and stack with secrets redacted, and no payloads. */
+export function serializeError(error: unknown): unknown {
+  if (!(error instanceof Error)) return typeof error === 'string' ? redactSecrets(error) : error;
+  const serialized = stdSerializers.err(error) as unknown as Record<string, unknown>;
+  for (const field of BULKY_ERROR_FIELDS) delete serialized[field];
+  if (typeof serialized.message === 'string') serialized.message = redactSecrets(serialized.message);
+  if (typeof serialized.stack === 'string') serialized.stack = redactSecrets(serialized.stack);
+  if (Array.isArray(serialized.errors)) serialized.errors = serialized.errors.map(serializeError);
+  return serialized;
+}
+
 export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
   return pino(
-    { level: options.level ?? 'info', redact: { paths: REDACT, censor: '[redacted]' }, base: undefined },
+    {
+      level: options.level ?? 'info',
+      redact: { paths: REDACT, censor: '[redacted]' },
+      base: undefined,
+      serializers: { err: serializeError, error: serializeError },
+      hooks: {
+        // Messages are built from values at hand (a path, a prompt's first words): redacted too.
+        logMethod(args, method) {
+          const redacted = args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg) : arg));
+          method.apply(this, redacted as Parameters<typeof method>);
+        },
+      },
+    },
     options.destination ?? process.stderr,
   );
 }

@@ -22,6 +22,8 @@ import { Worker } from './engine/worker.js';
 import { LocalGitForge } from './forge/local-git.js';
 import type { Forge } from './forge/types.js';
 import { createLogger, type Logger } from './logger.js';
+import { Metrics } from './metrics.js';
+import { redactConfiguredSecrets } from './redact.js';
 import { createApp } from './server/app.js';
 import { RateLimits } from './server/rate-limits.js';
 import { openDocsChanges, type DocsChanges } from './store/docs-changes.js';
@@ -38,6 +40,8 @@ export interface Service {
   indexes: DocsIndexes;
   /** "A project's docs changed": publish it (a push, a run) and every replica's index is rebuilt. */
   docsChanges: DocsChanges;
+  /** Prometheus metrics, when DOCWRIGHT_METRICS or DOCWRIGHT_METRICS_TOKEN turns them on. */
+  metrics: Metrics | null;
   /** The GitHub App (or token mode); null when neither APP_ID nor GITHUB_TOKEN is set. */
   github: GitHubBot | null;
   /** Stops the worker (letting runs finish or releasing them) and closes the store. */
@@ -60,13 +64,29 @@ export interface ServiceOverrides {
  * adapters, they never construct them). The worker is created but not started.
  */
 export async function createService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
+  // The configured secrets are redacted by value wherever text is stored, shown or logged.
+  redactConfiguredSecrets([
+    config.github.webhookSecret,
+    config.github.token,
+    config.github.privateKey,
+    config.providers.openai.apiKey,
+    config.providers.anthropic.apiKey,
+    config.metrics?.token ?? undefined,
+  ]);
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   // Fail at start, in words, when the configured model cannot be used (a missing API key).
   languageModel(config.model, config.providers);
   const store =
     overrides.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
   // Local paths go to local git, `owner/repo` to GitHub (the app's installation, or the token).
-  const githubAccess = createGitHubAccess({ github: config.github, store, logger, ...overrides.github });
+  const metrics = config.metrics ? new Metrics(() => store.jobs.stats()) : null;
+  const githubAccess = createGitHubAccess({
+    github: config.github,
+    store,
+    logger,
+    metrics,
+    ...overrides.github,
+  });
   const router = new ForgeRouter({ local: new LocalGitForge(), github: githubAccess?.forge ?? null });
   const forge = overrides.forge ?? router;
   const indexes = new DocsIndexes({ forge, logger });
@@ -81,9 +101,14 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     concurrency: config.workers,
     leaseMs: config.leaseMs,
     outputBudget: config.outputBudget,
-    onRunRecorded: ({ jobId, projectId, succeeded }) => {
+    onRunRecorded: ({ jobId, projectId, succeeded, durationMs }) => {
+      metrics?.runDuration.observe({ outcome: succeeded ? 'completed' : 'failed' }, durationMs / 1000);
       if (succeeded) void docsChanges.publish(projectId);
       github?.watcher.notify(jobId);
+    },
+    onRetry: ({ durationMs }) => {
+      metrics?.runDuration.observe({ outcome: 'retry' }, durationMs / 1000);
+      metrics?.retries.inc();
     },
     ...(githubAccess ? { pullRequestBody: createPullRequestBody(store) } : {}),
   });
@@ -112,7 +137,16 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     indexes,
     answererFor: (project) => answererFor(project.model ?? config.model),
   });
-  const app = createApp({ store, jobs, rateLimits, logger, assistant, trustProxy: config.trustProxy });
+  const app = createApp({
+    store,
+    jobs,
+    rateLimits,
+    logger,
+    assistant,
+    trustProxy: config.trustProxy,
+    maxBodyBytes: config.maxBodyBytes,
+    metrics: metrics && config.metrics ? { metrics, token: config.metrics.token } : null,
+  });
   return {
     config,
     logger,
@@ -123,6 +157,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     app,
     indexes,
     docsChanges,
+    metrics,
     github,
     async close() {
       await worker.stop();
@@ -152,8 +187,7 @@ function createAnswererResolver(config: Config, logger: Logger): (model: string)
           'assistant model unavailable',
         );
         throw new DocwrightError(
-          503,
-          'internal_error',
+          'unavailable',
           'The assistant is not available: its model is not configured on the server',
         );
       }

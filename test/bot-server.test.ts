@@ -1,3 +1,8 @@
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { sign } from '@octokit/webhooks-methods';
@@ -8,10 +13,12 @@ import {
   createWebhookMiddleware,
   type FrontDoorOptions,
 } from '../src/bot/front-door.js';
+import { prepareGitHubServer } from '../src/bot/github-server.js';
 import { lazySetupHandler } from '../src/bot/probot-setup.js';
+import { loadConfig } from '../src/config.js';
 import { addProject } from '../src/cli/local-commands.js';
 import { findJobMarker } from '../src/github/index.js';
-import { silentLogger } from '../src/logger.js';
+import { createLogger, silentLogger } from '../src/logger.js';
 import {
   issueComment,
   REPOSITORY,
@@ -39,7 +46,12 @@ afterEach(async () => {
 async function listen(harness: BotHarness, extra: Partial<FrontDoorOptions> = {}): Promise<string> {
   const bot = harness.service.github!;
   const door: FrontDoorOptions = {
-    webhooks: await createWebhookMiddleware(bot.probot!, bot.app, harness.config.github.webhookPath),
+    webhooks: await createWebhookMiddleware(bot.probot!, bot.app, {
+      path: harness.config.github.webhookPath,
+      secret: WEBHOOK_SECRET,
+      maxBytes: harness.config.github.webhookMaxBytes,
+      logger: silentLogger,
+    }),
     webhookPath: harness.config.github.webhookPath,
     setup: null,
     logger: silentLogger,
@@ -74,7 +86,7 @@ async function deliver(url: string, payload: unknown, options: { signature?: str
 }
 
 describe('the webhook path of serve', () => {
-  it('takes a signed delivery through Probot’s middleware, next to the API on the same port', async () => {
+  it('takes a signed delivery through the webhook receiver to Probot, next to the API on the same port', async () => {
     t = await startBotHarness({ load: false });
     t.github.permissions.set('maintainer', 'write');
     const url = await listen(t);
@@ -111,17 +123,82 @@ describe('the webhook path of serve', () => {
     t = await startBotHarness({ load: false });
     process.env.NO_SMEE_SETUP = 'true';
     try {
-      const setup = lazySetupHandler({ host: '127.0.0.1', port: 0, logger: silentLogger });
+      const setup = lazySetupHandler({
+        host: '127.0.0.1',
+        port: 0,
+        publicUrl: 'https://docs-bot.example.com',
+        maxBodyBytes: 64 * 1024,
+        logger: silentLogger,
+      });
       const url = await listen(t, { setup });
       const page = await fetch(`${url}/probot`);
       expect(page.status).toBe(200);
       const html = await page.text();
       expect(html).toContain('docwright');
       expect(html).toContain('issue_comment');
+
+      // The manifest's URLs come from the configured public address, never from the request.
+      const forged = await new Promise<string>((resolve, reject) => {
+        const request = http.get(
+          `${url}/probot`,
+          { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } },
+          (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+            response.on('end', () => resolve(body));
+          },
+        );
+        request.on('error', reject);
+      });
+      expect(forged).not.toContain('evil.example');
+      expect(forged).toContain('https://docs-bot.example.com/probot/setup');
+      // Its one POST reads a bounded body.
+      const oversized = await fetch(`${url}/probot/import`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'x'.repeat(128 * 1024),
+      });
+      expect(oversized.status).toBe(413);
       // Everything else is still the API.
       expect((await fetch(`${url}/v2/agent/x/job/y`)).status).toBe(401);
     } finally {
       delete process.env.NO_SMEE_SETUP;
+    }
+  });
+});
+
+describe('the setup flow of serve', () => {
+  it('says in the log that the flow is open until APP_ID is set, with the public address', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-setup-log-'));
+    try {
+      const config = loadConfig({ DOCWRIGHT_PUBLIC_URL: 'https://docs-bot.example.com' }, { dataDir });
+      const lines: Record<string, unknown>[] = [];
+      const sink = new PassThrough();
+      sink.on('data', (chunk: Buffer) =>
+        lines.push(
+          ...chunk
+            .toString('utf8')
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line)),
+        ),
+      );
+      const github = await prepareGitHubServer(
+        config,
+        null,
+        createLogger({ level: 'info', destination: sink }),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(github.door.setup).not.toBeNull();
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: 40,
+          url: 'https://docs-bot.example.com/probot',
+          msg: expect.stringMatching(/setup flow is open .* until APP_ID is set/),
+        }),
+      );
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
     }
   });
 });

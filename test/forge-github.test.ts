@@ -157,7 +157,7 @@ describe('snapshot', () => {
     await mockTarball(BASE);
     const error = await forge.snapshot(REPO, BASE).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DocwrightError);
-    expect(error).toMatchObject({ status: 413, code: 'payload_too_large' });
+    expect(error).toMatchObject({ code: 'payload_too_large', retryable: false });
     expect((error as Error).message).toMatch(
       /octo-org\/docs-site at 6dcb09b5b578 holds more than 50 kB of files/,
     );
@@ -341,7 +341,13 @@ describe('commit', () => {
       })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BranchMovedError);
-    expect(error).toMatchObject({ status: 409, branch: BRANCH, expectedHead: null, actualHead: OTHER });
+    expect(error).toMatchObject({
+      code: 'conflict',
+      retryable: true,
+      branch: BRANCH,
+      expectedHead: null,
+      actualHead: OTHER,
+    });
   });
 
   it('reports a branch that moved on as BranchMovedError (not a fast forward)', async () => {
@@ -396,7 +402,7 @@ describe('commit', () => {
         message: MESSAGE,
       })
       .catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ status: 400 });
+    expect(error).toMatchObject({ code: 'invalid_request', retryable: false });
     expect((error as Error).message).toMatch(message);
     expect(requests).toEqual([]);
   });

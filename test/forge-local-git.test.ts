@@ -186,7 +186,7 @@ describe('LocalGitForge on a non-bare repository with uncommitted work', () => {
       message: 'Stale',
     });
     await expect(stale).rejects.toBeInstanceOf(BranchMovedError);
-    await expect(stale).rejects.toMatchObject({ status: 409, actualHead: second.sha });
+    await expect(stale).rejects.toMatchObject({ code: 'conflict', actualHead: second.sha });
     expect(await forge.resolveRef(repo.dir, 'docwright/job-2')).toBe(second.sha);
   });
 
@@ -206,7 +206,7 @@ describe('LocalGitForge on a non-bare repository with uncommitted work', () => {
       changes: [changed('docs/guide.md', 'x\n')],
       message: 'x',
     });
-    await expect(onMain).rejects.toMatchObject({ status: 409, code: 'conflict' });
+    await expect(onMain).rejects.toMatchObject({ code: 'conflict', retryable: false });
     expect(await forge.resolveRef(repo.dir, 'main')).toBe(repo.head);
   });
 
@@ -380,8 +380,8 @@ describe('LocalGitForge errors', () => {
   it('reports a missing commit as not found', async () => {
     const repo = await createGitRepo({ 'a.md': 'a' });
     try {
-      await expect(forge.snapshot(repo.dir, 'nope')).rejects.toMatchObject({ status: 404 });
-      await expect(forge.readCommit(repo.dir, '0'.repeat(40))).rejects.toMatchObject({ status: 404 });
+      await expect(forge.snapshot(repo.dir, 'nope')).rejects.toMatchObject({ code: 'not_found' });
+      await expect(forge.readCommit(repo.dir, '0'.repeat(40))).rejects.toMatchObject({ code: 'not_found' });
     } finally {
       await repo.cleanup();
     }

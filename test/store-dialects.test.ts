@@ -91,8 +91,8 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
       ['user', 'pending'],
     ]);
     await store.jobs.archive('docs', 'job0', at(11));
-    await expect(store.jobs.addMessage('docs', 'job0', 'again')).rejects.toMatchObject({ status: 409 });
-    await expect(store.jobs.addMessage('docs', 'nope', 'again')).rejects.toMatchObject({ status: 404 });
+    await expect(store.jobs.addMessage('docs', 'job0', 'again')).rejects.toMatchObject({ code: 'conflict' });
+    await expect(store.jobs.addMessage('docs', 'nope', 'again')).rejects.toMatchObject({ code: 'not_found' });
     expect((await store.jobs.list('docs', { limit: 10, status: 'archived' })).map((job) => job.id)).toEqual([
       'job0',
     ]);
@@ -275,7 +275,7 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     expect(remaining).toEqual(['2', '1', '0']);
     const over = await limits[1]!.consume('job-create', 'docs').catch((error: unknown) => error);
     expect(over).toBeInstanceOf(DocwrightError);
-    expect(over).toMatchObject({ status: 429 });
+    expect(over).toMatchObject({ code: 'rate_limited', retryable: true });
     expect(Number((over as DocwrightError).headers['Retry-After'])).toBeGreaterThan(3000);
   });
 });

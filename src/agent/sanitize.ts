@@ -2,8 +2,8 @@
  * What goes into a prompt and what comes back out of a model (issue 6). User text is cleaned of
  * what a reader cannot see but a model reads: HTML comments (hidden in a rendered GitHub comment),
  * zero-width and bidi control characters, and Unicode tag characters (invisible ASCII look-alikes).
- * Model output is cleaned of secrets: API keys and tokens that reached the model (pasted into an
- * issue, read from a file) must not be posted back to a public thread or committed.
+ * Model output is cleaned of secrets (src/redact.ts): API keys and tokens that reached the model
+ * (pasted into an issue, read from a file) must not be posted back to a public thread or committed.
  */
 
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
@@ -24,35 +24,5 @@ export function sanitizeUserText(text: string): string {
     .trim();
 }
 
-/** Secret shapes, most specific first; each is replaced by `[REDACTED]`. */
-const SECRET_PATTERNS: RegExp[] = [
-  // PEM private keys (RSA, EC, OpenSSH, PKCS#8), whole blocks.
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
-  // GitHub: fine-grained PATs, classic PATs and the OAuth/app/refresh token families.
-  /\bgithub_pat_[A-Za-z0-9_]{22,}/g,
-  /\bgh[pousr]_[A-Za-z0-9]{30,}/g,
-  // docwright's own keys (admin `svc_`, assistant `svc_dsc_`).
-  /\bsvc_[A-Za-z0-9_]{32,}/g,
-  // OpenAI / Anthropic style keys (`sk-...`, `sk-proj-...`, `sk-ant-...`): long, with a digit, so
-  // that anchors like `#ask-the-agent-in-live-preview` stay untouched.
-  /(?<![A-Za-z0-9_-])sk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g,
-  // AWS access key ids, and secret keys written as an assignment.
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
-  /(?<=aws_secret_access_key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}/gi,
-  // Slack tokens, Google API keys, Stripe live keys.
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
-  /\bAIza[0-9A-Za-z_-]{35}\b/g,
-  /\b[rs]k_live_[A-Za-z0-9]{20,}/g,
-];
-
-export const REDACTED = '[REDACTED]';
-
-/** Text with every secret-looking string replaced by `[REDACTED]`. */
-export function redactSecrets(text: string): string {
-  return SECRET_PATTERNS.reduce((result, pattern) => result.replace(pattern, REDACTED), text);
-}
-
-/** Whether text holds anything `redactSecrets` would replace. */
-export function containsSecret(text: string): boolean {
-  return redactSecrets(text) !== text;
-}
+// One redactor for the whole service; re-exported where the agents have always found it.
+export { containsSecret, REDACTED, redactSecrets } from '../redact.js';

@@ -131,7 +131,7 @@ async function startOrContinue(
     jobId = job.id;
   } catch (error) {
     // A disabled project, or a job archived a moment ago: say so where the request was made.
-    if (!(error instanceof DocwrightError)) throw error;
+    if (!DocwrightError.isInstance(error)) throw error;
     await reply(context, comment, failedBeforeJobReply(error.message));
     return;
   }

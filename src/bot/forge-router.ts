@@ -62,7 +62,6 @@ export class ForgeRouter implements Forge {
     if (!isGitHubRepository(repository)) return this.forges.local;
     if (this.forges.github) return this.forges.github;
     throw new DocwrightError(
-      502,
       'forge_error',
       `${repository} is a GitHub repository, but GitHub is not configured: set APP_ID, PRIVATE_KEY and WEBHOOK_SECRET (GitHub App) or GITHUB_TOKEN (token mode)`,
     );

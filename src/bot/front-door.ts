@@ -1,23 +1,9 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import { createNodeMiddleware, type ApplicationFunction, type Probot } from 'probot';
 import type { Logger } from '../logger.js';
 import type { NodeHandler } from './probot-setup.js';
+import type { WebhookMiddleware } from './webhook-receiver.js';
 
-/** Probot's middleware: answers the webhook path, calls `next` for everything else. */
-export type WebhookMiddleware = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  next?: () => void,
-) => Promise<boolean>;
-
-/** Probot's `createNodeMiddleware` for the app on `path` (it loads the app into `probot`). */
-export function createWebhookMiddleware(
-  probot: Probot,
-  app: ApplicationFunction,
-  path: string,
-): Promise<WebhookMiddleware> {
-  return createNodeMiddleware(app, { probot, webhooksPath: path }) as Promise<WebhookMiddleware>;
-}
+export { createWebhookMiddleware, type WebhookMiddleware } from './webhook-receiver.js';
 
 export interface FrontDoorOptions {
   /** Null when no webhooks are received (no app, or token mode without WEBHOOK_SECRET). */
@@ -30,8 +16,8 @@ export interface FrontDoorOptions {
 
 /**
  * What sits in front of the API in the one `node:http` server (DESIGN, "HTTP"): the webhook path
- * goes to Probot, `/probot…` to the setup flow, the rest to `next` (the Hono app). Probot's
- * manifest points an app registered through the setup flow at `/`, so a GitHub delivery there is
+ * goes to the webhook receiver (and from there to Probot), `/probot…` to the setup flow, the rest
+ * to `next` (the Hono app). Probot's manifest points an app registered through the setup flow at `/`, so a GitHub delivery there is
  * taken as one to the webhook path.
  */
 export function frontDoor(

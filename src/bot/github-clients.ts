@@ -43,7 +43,6 @@ export class RepositoryClients {
     throw appMode
       ? notInstalled(repository)
       : new DocwrightError(
-          502,
           'forge_error',
           `GitHub is not configured for ${repository}: set APP_ID, PRIVATE_KEY and WEBHOOK_SECRET for the GitHub App, or GITHUB_TOKEN`,
         );
@@ -52,7 +51,6 @@ export class RepositoryClients {
 
 function notInstalled(repository: string): DocwrightError {
   return new DocwrightError(
-    502,
     'forge_error',
     `The docwright GitHub App is not installed on ${repository}: install it on the repository`,
   );

@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import { createWebhookMiddleware, type FrontDoorOptions } from './front-door.js';
 import type { GitHubBot } from './index.js';
 import { lazySetupHandler, startWebhookProxy } from './probot-setup.js';
+import type { DeliveryOutcome } from './webhook-receiver.js';
 
 /** What `serve` needs for GitHub: the front door, lines for the banner, and what to start. */
 export interface GitHubServer {
@@ -21,19 +22,37 @@ export async function prepareGitHubServer(
   config: Config,
   bot: GitHubBot | null,
   logger: Logger,
+  onDelivery?: (outcome: DeliveryOutcome) => void,
 ): Promise<GitHubServer> {
   const { github } = config;
   const path = github.webhookPath;
   const webhooks =
-    bot?.probot && github.webhookSecret ? await createWebhookMiddleware(bot.probot, bot.app, path) : null;
+    bot?.probot && github.webhookSecret
+      ? await createWebhookMiddleware(bot.probot, bot.app, {
+          path,
+          secret: github.webhookSecret,
+          maxBytes: github.webhookMaxBytes,
+          logger: logger.child({ name: 'webhooks' }),
+          onDelivery,
+        })
+      : null;
   const setupWanted = github.appId === undefined && !github.production;
   const setup = setupWanted
     ? lazySetupHandler({
         host: config.host ?? 'localhost',
         port: config.port,
+        publicUrl: config.publicUrl,
+        maxBodyBytes: config.maxBodyBytes,
         logger: logger.child({ name: 'setup' }),
       })
     : null;
+  if (setupWanted) {
+    // Whoever reaches the flow first registers the app and gets its credentials written to .env.
+    logger.warn(
+      { url: `${config.publicUrl}/probot` },
+      'the GitHub App setup flow is open to anyone who can reach this server until APP_ID is set',
+    );
+  }
   return {
     door: { webhooks, webhookPath: path, setup, logger },
     banner: bannerLines(config, webhooks !== null, setupWanted),

@@ -3,6 +3,7 @@ import type { GitHubConfig } from '../config.js';
 import type { JobService } from '../engine/job-service.js';
 import { createTokenOctokit, GitHubForge } from '../forge/github.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import { createDocwrightApp } from './app.js';
 import type { ForgeRouter } from './forge-router.js';
@@ -25,6 +26,8 @@ export interface GitHubAccessOptions {
   tokenClient?: RepositoryClient;
   /** Milliseconds per second of retry back-off (default 1000; tests shorten it). */
   retryAfterBaseValue?: number;
+  /** Counts GitHub requests of the clients made here, when metrics are on. */
+  metrics?: Metrics | null;
 }
 
 /** How docwright reaches GitHub: Probot (app or token mode), per-repository clients, the forge. */
@@ -37,7 +40,7 @@ export interface GitHubAccess {
 /** GitHub access when an app or a token is configured; null when docwright runs locally only. */
 export function createGitHubAccess(options: GitHubAccessOptions): GitHubAccess | null {
   const { github, logger, store } = options;
-  const retry = { retryAfterBaseValue: options.retryAfterBaseValue };
+  const retry = { retryAfterBaseValue: options.retryAfterBaseValue, metrics: options.metrics ?? null };
   const probot = options.probot ?? createBotProbot(github, logger, retry);
   const tokenClient =
     options.tokenClient ?? (github.token ? createTokenOctokit(github.token, { logger, ...retry }) : null);
@@ -54,7 +57,7 @@ export function createGitHubAccess(options: GitHubAccessOptions): GitHubAccess |
 /** The app and what keeps status comments current, once the job service exists. */
 export interface GitHubBot {
   probot: Probot | null;
-  /** The Probot app: give it to `createNodeMiddleware` (serve) or `probot.load` (tests). */
+  /** The Probot app: give it to `createWebhookMiddleware` (serve) or `probot.load` (tests). */
   app: ApplicationFunction;
   watcher: JobWatcher;
   settings: SettingsCache;

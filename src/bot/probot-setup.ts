@@ -3,6 +3,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from '../logger.js';
+import { makePrivateIfPresent } from '../private-files.js';
+import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../server/bounded-body.js';
+import { statusOf } from '../server/errors.js';
 
 /** A Probot request handler: true when it answered the request. */
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
@@ -26,13 +29,24 @@ async function probotModule<T>(relative: string): Promise<T> {
   return (await import(pathToFileURL(path.join(path.dirname(entry), relative)).href)) as T;
 }
 
+export interface SetupHandlerOptions {
+  host: string;
+  port: number;
+  /** The address GitHub and people reach this server at: the app's webhook and redirect URLs. */
+  publicUrl: string;
+  /** Largest body of the flow's one POST (`/probot/import`, an app id and a PEM). */
+  maxBodyBytes: number;
+  logger: Logger;
+}
+
 /**
  * Probot's setup flow (`/probot`: register the app from app.yml, then `/probot/setup` writes
  * APP_ID, PRIVATE_KEY and WEBHOOK_SECRET to `.env`). Built on the first visit, not at start: the
  * flow opens a smee.io channel and writes `.env`, which a plain local start must not do.
  */
-export function lazySetupHandler(options: { host: string; port: number; logger: Logger }): NodeHandler {
+export function lazySetupHandler(options: SetupHandlerOptions): NodeHandler {
   let handler: Promise<NodeHandler> | null = null;
+  const publicUrl = new URL(options.publicUrl);
   return async (request, response) => {
     const pathname = (request.url ?? '/').split('?')[0] ?? '/';
     if (pathname !== '/probot' && !pathname.startsWith('/probot/')) return false;
@@ -40,8 +54,40 @@ export function lazySetupHandler(options: { host: string; port: number; logger: 
       ({ setupAppFactory }) =>
         setupAppFactory({ host: options.host, port: options.port, log: options.logger })(),
     );
-    return (await handler)(request, response);
+    pinAddress(request, publicUrl);
+    if (request.method === 'POST') {
+      try {
+        // Probot reads a string body as it is instead of reading the stream without a bound.
+        (request as IncomingMessage & { body?: string }).body = (
+          await readBoundedBody(request, options.maxBodyBytes)
+        ).toString('utf8');
+      } catch (error) {
+        if (!(error instanceof BodyTooLargeError)) throw error;
+        answerAndClose(response, statusOf(error), { error: error.message, code: error.code });
+        return true;
+      }
+    }
+    const handled = await (await handler)(request, response);
+    // Probot writes APP_ID, PRIVATE_KEY and WEBHOOK_SECRET to .env with the umask's mode.
+    if (pathname === '/probot/setup' || pathname === '/probot/import') {
+      makePrivateIfPresent(path.join(process.cwd(), '.env'));
+    }
+    return handled;
   };
+}
+
+/**
+ * Probot builds the manifest's webhook and redirect URLs from the request's Host (or
+ * X-Forwarded-Host and -Proto) headers, which whoever sends the request chooses: a page fetched
+ * with `Host: evil.example` would register an app that sends its webhooks there. The headers are
+ * set to the configured public address before Probot reads them.
+ */
+function pinAddress(request: IncomingMessage, publicUrl: URL): void {
+  request.headers.host = publicUrl.host;
+  delete request.headers['x-forwarded-host'];
+  // Probot takes any X-Forwarded-Proto as https.
+  if (publicUrl.protocol === 'https:') request.headers['x-forwarded-proto'] = 'https';
+  else delete request.headers['x-forwarded-proto'];
 }
 
 /** Forwards webhooks from a smee.io channel (WEBHOOK_PROXY_URL) to this server, as `probot run` does. */

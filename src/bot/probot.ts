@@ -1,6 +1,7 @@
 import { Probot, ProbotOctokit } from 'probot';
 import type { GitHubConfig } from '../config.js';
 import type { Logger } from '../logger.js';
+import { instrumentOctokit, type Metrics } from '../metrics.js';
 
 export interface BotProbotOptions {
   /** Milliseconds per second of back-off and `Retry-After` (default 1000; tests shorten it). */
@@ -9,6 +10,8 @@ export interface BotProbotOptions {
   baseUrl?: string;
   /** More throttling options, e.g. tests replace the one-write-a-second pacing groups. */
   throttle?: Record<string, unknown>;
+  /** Where every installation Octokit counts its requests, when metrics are on. */
+  metrics?: Metrics | null;
 }
 
 /** Retries of one request after a rate limit: GitHub asks to wait, and then it usually works. */
@@ -28,6 +31,7 @@ export function botOctokit(
   logger: Logger,
   retryAfterBaseValue = 1000,
   throttle: Record<string, unknown> = {},
+  metrics: Metrics | null = null,
 ): typeof ProbotOctokit {
   const retryOnce =
     (kind: string) => (retryAfter: number, request: LimitedRequest, _o: unknown, count: number) => {
@@ -51,7 +55,7 @@ export function botOctokit(
       ...throttle,
     },
   }));
-  return withPolicy;
+  return metrics ? withPolicy.plugin((octokit) => instrumentOctokit(octokit, metrics)) : withPolicy;
 }
 
 /**
@@ -66,7 +70,7 @@ export function createBotProbot(
 ): Probot | null {
   const common = {
     log: logger.child({ name: 'probot' }),
-    Octokit: botOctokit(logger, options.retryAfterBaseValue, options.throttle),
+    Octokit: botOctokit(logger, options.retryAfterBaseValue, options.throttle, options.metrics),
     // Only used when the middleware is mounted, which needs a secret (see cli/serve.ts).
     secret: github.webhookSecret,
     webhookPath: github.webhookPath,

@@ -4,6 +4,7 @@ import { prepareGitHubServer } from '../bot/github-server.js';
 import type { Config } from '../config.js';
 import { DEMO_DOMAIN, ensureDemo, type DemoSetup } from '../demo.js';
 import type { GitEnvironment } from '../forge/git-command.js';
+import { removeStaleCommitFolders } from '../forge/git-commit.js';
 import { createService, type Service } from '../service.js';
 
 /**
@@ -12,9 +13,18 @@ import { createService, type Service } from '../service.js';
  */
 export async function runServe(config: Config, environment: GitEnvironment): Promise<void> {
   const service = await createService(config);
+  const leftovers = await removeStaleCommitFolders();
+  if (leftovers.length > 0) {
+    service.logger.info(
+      { folders: leftovers.length },
+      'removed temporary commit folders of interrupted runs',
+    );
+  }
   // The demo lives in a local repository of one machine: replicas on a shared PostgreSQL skip it.
   const demo = config.databaseUrl ? null : await ensureDemo(service.store, config.dataDir, environment);
-  const github = await prepareGitHubServer(config, service.github, service.logger);
+  const github = await prepareGitHubServer(config, service.github, service.logger, (outcome) =>
+    service.metrics?.webhookDeliveries.inc({ outcome }),
+  );
   const server = await listen(service, github.door);
   service.worker.start();
   await github.start();

@@ -81,11 +81,7 @@ export class JobService {
     const project = await this.options.store.projects.get(projectId);
     if (!project) throw notFound(`Project ${projectId} not found`);
     if (project.disabled_at) {
-      throw new DocwrightError(
-        403,
-        'forbidden',
-        `Project ${projectId} is disabled (its app was uninstalled)`,
-      );
+      throw new DocwrightError('forbidden', `Project ${projectId} is disabled (its app was uninstalled)`);
     }
     return project;
   }

@@ -5,6 +5,7 @@ import type { OutputBudget } from '../forge/output-budget.js';
 import { Overlay } from '../forge/overlay.js';
 import type { CommitInfo, FileChange, Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../logger.js';
+import { redactSecrets } from '../redact.js';
 import {
   projectWritable,
   type ClaimedJob,
@@ -143,11 +144,13 @@ async function editWithChecks(
   const checked = await editAndCheck(deps.agentFor(job.model), input, new Overlay(snapshot), rounds);
   signal.throwIfAborted();
   const failure = blockingFailure(checked.problems, checked.result.reply);
-  if (failure !== undefined) throw new UnrecoverableError(failure);
+  if (failure !== undefined) throw new UnrecoverableError(redactSecrets(failure));
+  // An agent may repeat what the request held, secrets included: the reply becomes a commit
+  // message, a pull request and a comment, so it is redacted before any of them.
   return {
     policy,
-    reply: runReply(checked.result.reply, checked.changes, checked.problems),
-    title: checked.result.title ?? oneLine(instructions.join('; '), 72),
+    reply: redactSecrets(runReply(checked.result.reply, checked.changes, checked.problems)),
+    title: redactSecrets(checked.result.title ?? oneLine(instructions.join('; '), 72)),
     changes: checked.changes,
   };
 }

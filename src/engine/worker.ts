@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
-import { DocwrightError, UnrecoverableError } from '../errors.js';
+import { DocwrightError, isRetryable, UNKNOWN_ERROR_ATTEMPTS, UnrecoverableError } from '../errors.js';
 import { randomString } from '../ids.js';
 import type { Logger } from '../logger.js';
+import { redactSecrets } from '../redact.js';
 import type { ClaimedJob, Store } from '../store/index.js';
 import { runJob, type RunDependencies } from './run-job.js';
 
@@ -14,13 +15,25 @@ export interface WorkerOptions extends RunDependencies {
   pollMs?: number;
   /** Claims of one run before the job fails (a run that keeps crashing its worker). */
   maxAttempts?: number;
+  /** The first retry's delay; each later one doubles it, up to a minute (default 1 s). */
+  backoffBaseMs?: number;
   /** How long stop() lets running jobs finish before it interrupts them. */
   shutdownGraceMs?: number;
   /**
    * Told after a run's outcome is recorded: the app updates the job's status comments, and after a
    * successful run the assistant looks at the project's docs again.
    */
-  onRunRecorded?: (run: { jobId: string; projectId: string; succeeded: boolean }) => void;
+  onRunRecorded?: (run: RunReport & { succeeded: boolean }) => void;
+  /** Told when a failed run is put back to be tried again later. */
+  onRetry?: (run: RunReport) => void;
+}
+
+/** What the worker tells about a run once its outcome is recorded. */
+export interface RunReport {
+  jobId: string;
+  projectId: string;
+  /** How long the run took, claim to outcome. */
+  durationMs: number;
 }
 
 /**
@@ -97,6 +110,12 @@ export class Worker {
   }
 
   private async process(claimed: ClaimedJob): Promise<void> {
+    const started = performance.now();
+    const report = () => ({
+      jobId: claimed.job.id,
+      projectId: claimed.job.project_id,
+      durationMs: performance.now() - started,
+    });
     const { job } = claimed;
     const controller = new AbortController();
     this.running.set(job.id, controller);
@@ -120,38 +139,45 @@ export class Worker {
       logger.info({ attempt: job.attempts, messages: claimed.pending.length }, 'run started');
       const outcome = await runJob({ ...this.options, logger }, project, claimed, history, controller.signal);
       const recorded = await this.options.store.jobs.finishRun(job.id, this.id, outcome);
-      this.options.onRunRecorded?.({ jobId: job.id, projectId: job.project_id, succeeded: true });
+      this.options.onRunRecorded?.({ ...report(), succeeded: true });
       logger.info({ prLink: outcome.prLink, recorded }, 'run finished');
     } catch (error) {
-      await this.handleFailure(claimed, controller.signal, error, logger);
+      await this.handleFailure(claimed, controller.signal, error, logger, report);
     } finally {
       clearInterval(heartbeat);
       this.running.delete(job.id);
     }
   }
 
-  private async handleFailure(claimed: ClaimedJob, signal: AbortSignal, error: unknown, logger: Logger) {
+  private async handleFailure(
+    claimed: ClaimedJob,
+    signal: AbortSignal,
+    error: unknown,
+    logger: Logger,
+    report: () => RunReport,
+  ) {
     const { job, pending } = claimed;
     const store = this.options.store.jobs;
-    const maxAttempts = this.options.maxAttempts ?? 5;
     try {
       if (signal.aborted) {
         // Lost lease: another worker owns the job now. Shutdown: hand it back uncounted.
         if (this.stopping) await store.release(job.id, this.id);
         logger.warn({ reason: String(signal.reason) }, 'run interrupted');
-      } else if (error instanceof UnrecoverableError || isPermanent(error) || job.attempts >= maxAttempts) {
-        const reason = error instanceof Error ? error.message : String(error);
+      } else if (this.shouldRetry(error, job.attempts)) {
+        const baseMs = this.options.backoffBaseMs ?? 1000;
+        const delayMs = Math.min(60_000, baseMs * 2 ** (job.attempts - 1));
+        logger.warn({ err: error, retryInMs: delayMs }, 'run hit a transient error; retrying');
+        this.options.onRetry?.(report());
+        await store.releaseForRetry(job.id, this.id, delayMs);
+      } else {
+        const reason = failureSentence(error);
         logger.warn({ err: error }, 'run failed');
         await store.finishRun(job.id, this.id, {
           handledMessageIds: pending.map((message) => message.id),
           reply: `The job failed: ${reason}`,
           error: reason,
         });
-        this.options.onRunRecorded?.({ jobId: job.id, projectId: job.project_id, succeeded: false });
-      } else {
-        const delayMs = Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
-        logger.warn({ err: error, retryInMs: delayMs }, 'run hit a transient error; retrying');
-        await store.releaseForRetry(job.id, this.id, delayMs);
+        this.options.onRunRecorded?.({ ...report(), succeeded: false });
       }
     } catch (storeError) {
       logger.error(
@@ -159,6 +185,20 @@ export class Worker {
         'recording the run outcome failed; the lease will expire and the run repeat',
       );
     }
+  }
+
+  /**
+   * Only errors that say they may heal are retried, and only while attempts remain. An error that
+   * is not ours (a library's, a bug's) gets fewer attempts: it may be a dropped connection, but it
+   * may as well be a TypeError that fails the same way every time.
+   */
+  private shouldRetry(error: unknown, attempts: number): boolean {
+    if (!isRetryable(error)) return false;
+    const maxAttempts = this.options.maxAttempts ?? 5;
+    const limit = DocwrightError.isInstance(error)
+      ? maxAttempts
+      : Math.min(maxAttempts, UNKNOWN_ERROR_ATTEMPTS);
+    return attempts < limit;
   }
 
   private async giveBack(claimed: ClaimedJob): Promise<void> {
@@ -182,15 +222,9 @@ export class Worker {
   }
 }
 
-/**
- * Client errors from a forge (401/403/404, a snapshot over the size cap) will not heal by waiting;
- * 409 (the branch moved) and 429 will, on the next attempt with a fresh snapshot.
- */
-function isPermanent(error: unknown): boolean {
-  return (
-    error instanceof DocwrightError &&
-    error.status >= 400 &&
-    error.status < 500 &&
-    ![409, 429].includes(error.status)
-  );
+/** The sentence a failed job shows: ours are written for people; others keep their message, redacted. */
+function failureSentence(error: unknown): string {
+  if (DocwrightError.isInstance(error)) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return redactSecrets(message) || 'the run stopped on an unexpected error';
 }

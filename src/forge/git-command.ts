@@ -26,6 +26,14 @@ export interface GitResult {
   exitCode: number;
 }
 
+/**
+ * What git says when another process holds a lock or the machine is short of something: the same
+ * command succeeds once the other process is done or space is freed. Everything else git refuses
+ * (a malformed path or message, a missing object) it refuses the same way every time.
+ */
+const PASSING_GIT_FAILURE =
+  /\.lock': File exists|cannot lock ref|Unable to create .*\.lock|Resource temporarily unavailable|No space left on device|Too many open files|Cannot allocate memory|Connection (?:reset|refused|timed out)|timed out/i;
+
 /** A git command failed; carries git's stderr (never the environment it ran with). */
 export class GitCommandError extends DocwrightError {
   constructor(
@@ -34,14 +42,17 @@ export class GitCommandError extends DocwrightError {
     readonly stderr: string,
   ) {
     const detail = stderr.trim() === '' ? '' : `: ${stderr.trim()}`;
-    super(500, 'forge_error', `git ${args[0] ?? ''} failed (exit code ${String(exitCode)})${detail}`);
+    // No exit code: git was killed by a signal (out of memory, a shutdown), not refused the work.
+    super('git_error', `git ${args[0] ?? ''} failed (exit code ${String(exitCode)})${detail}`, {
+      retryable: exitCode === null || PASSING_GIT_FAILURE.test(stderr),
+    });
   }
 }
 
 /** The repository path does not exist or is not a git repository (bare or not). */
 export class NotAGitRepositoryError extends DocwrightError {
   constructor(readonly repository: string) {
-    super(500, 'forge_error', `Not a git repository: ${repository}`);
+    super('git_error', `Not a git repository: ${repository}`, { retryable: false });
   }
 }
 
@@ -153,8 +164,11 @@ export function commandFailure(
 }
 
 function spawnFailure(binary: string, error: NodeJS.ErrnoException): Error {
-  if (error.code === 'ENOENT') return new DocwrightError(500, 'forge_error', `git not found: ${binary}`);
-  return new DocwrightError(500, 'forge_error', `Could not start git (${binary}): ${error.message}`);
+  if (error.code === 'ENOENT') return new DocwrightError('git_error', `git not found: ${binary}`);
+  // EAGAIN, EMFILE, ENOMEM: the machine was busy; starting git again later may work.
+  return new DocwrightError('git_error', `Could not start git (${binary}): ${error.message}`, {
+    retryable: true,
+  });
 }
 
 function scrubEnvironment(environment: GitEnvironment): Record<string, string> {

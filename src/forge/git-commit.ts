@@ -1,10 +1,52 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { badRequest } from '../errors.js';
 import { ancestorsOf, type PlannedChange } from './git-change-plan.js';
 import type { GitRunner } from './git-command.js';
 import { parseLsTree, type TreeEntry } from './git-ls-tree.js';
+
+/**
+ * Temporary commit folders are named after the process that made them, so that a later start can
+ * tell the folders of a process that was killed mid-commit from those of one still running.
+ */
+const WORKSPACE_PREFIX = 'docwright-commit-';
+/** Folders of the older, unnumbered naming are removed once they are this old. */
+const UNNUMBERED_WORKSPACE_MAX_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the temporary commit folders that processes killed during a commit left behind (a
+ * SIGKILL skips the `finally` that removes them). Folders of live processes are left alone: other
+ * docwright processes on this machine may be committing right now. Returns the folders removed.
+ */
+export async function removeStaleCommitFolders(folder = tmpdir(), now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    if (!name.startsWith(WORKSPACE_PREFIX)) continue;
+    const full = path.join(folder, name);
+    const pid = /^docwright-commit-(\d+)-/.exec(name)?.[1];
+    const stale = pid ? !isAlive(Number(pid)) : await olderThan(full, now - UNNUMBERED_WORKSPACE_MAX_AGE_MS);
+    if (!stale) continue;
+    await rm(full, { recursive: true, force: true });
+    removed.push(full);
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function olderThan(file: string, cutoff: number): Promise<boolean> {
+  const stats = await stat(file).catch(() => null);
+  return stats !== null && stats.mtimeMs < cutoff;
+}
 
 /** Paths per `ls-tree` call, so a large change set stays far below the argument-length limit. */
 const PATHS_PER_CALL = 500;
@@ -43,7 +85,7 @@ export async function writeCommitObject(
   changes: readonly PlannedChange[],
   message: string,
 ): Promise<string> {
-  const workspace = await mkdtemp(path.join(tmpdir(), 'docwright-commit-'));
+  const workspace = await mkdtemp(path.join(tmpdir(), `${WORKSPACE_PREFIX}${process.pid}-`));
   try {
     const env = { GIT_INDEX_FILE: path.join(workspace, 'index') };
     await git.run(repository, ['read-tree', parent], { env });
@@ -86,7 +128,7 @@ async function hashBlobs(
   }
   const ids = new Map<string, string>();
   if (writes.length === 0) return ids;
-  await Promise.all(writes.map((write) => writeFile(write.file, write.content)));
+  await Promise.all(writes.map((write) => writeFile(write.file, write.content, { mode: 0o600 })));
   const output = await git.text(repository, ['hash-object', '-w', '--no-filters', '--stdin-paths'], {
     input: `${writes.map((write) => write.file).join('\n')}\n`,
   });

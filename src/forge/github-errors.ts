@@ -1,4 +1,5 @@
 import { DocwrightError, UnrecoverableError } from '../errors.js';
+import { redactSecrets } from '../redact.js';
 
 /** The part of Octokit's `RequestError` the forge reads (checked structurally, not by class). */
 export interface GitHubRequestError {
@@ -57,13 +58,13 @@ export function isRefusal(error: unknown, text: string): error is GitHubRequestE
  * the caller of docwright's API. Errors that are not HTTP responses pass through unchanged.
  */
 export function toForgeError(error: unknown, context: GitHubErrorContext): unknown {
-  if (error instanceof DocwrightError || !isGitHubRequestError(error)) return error;
+  if (DocwrightError.isInstance(error) || !isGitHubRequestError(error)) return error;
   const sentence = redactSecrets(sentenceFor(error, context));
   // Missing credentials, permissions or repositories do not heal with retries: the job fails at
   // once, in words. Rate limits (403/429 that the throttling plugin gave up on) may: retried later.
   const rateLimited = messagesOf(error).some((message) => /rate limit/i.test(message));
   if ([401, 403, 404].includes(error.status) && !rateLimited) return new UnrecoverableError(sentence);
-  return new DocwrightError(502, 'forge_error', sentence);
+  return new DocwrightError('forge_error', sentence, { retryable: true });
 }
 
 function sentenceFor(error: GitHubRequestError, { repository, access, auth }: GitHubErrorContext): string {
@@ -101,11 +102,4 @@ function isRateLimited(error: GitHubRequestError): boolean {
     error.response?.headers?.['x-ratelimit-remaining'] === '0' ||
     messagesOf(error).some((message) => /rate limit/i.test(message))
   );
-}
-
-/** GitHub never echoes a token, but a message built from its text must not carry one either way. */
-export function redactSecrets(text: string): string {
-  return text
-    .replace(/\b(?:gh[opusr]_[A-Za-z0-9_]{16,}|github_pat_[A-Za-z0-9_]{16,})\b/g, '[redacted]')
-    .replace(/\b(Bearer|token)\s+[A-Za-z0-9._~+/=-]{16,}/gi, '$1 [redacted]');
 }

@@ -2,6 +2,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import { silentLogger, type Logger } from '../logger.js';
+import { instrumentOctokit, type Metrics } from '../metrics.js';
 
 /**
  * What the GitHub forge needs of an Octokit: the REST methods. `@octokit/rest`'s Octokit and
@@ -21,6 +22,8 @@ export interface TokenOctokitOptions {
   /** Milliseconds per second of `Retry-After` and of the 5xx back-off (default 1000; tests shorten it). */
   retryAfterBaseValue?: number;
   userAgent?: string;
+  /** Where the client counts its requests, when metrics are on. */
+  metrics?: Metrics | null;
 }
 
 /** Retries after a primary rate limit (waiting for the reset) and after a secondary one. */
@@ -40,7 +43,7 @@ interface LimitedRequest {
 export function createTokenOctokit(token: string, options: TokenOctokitOptions = {}): RetryingOctokit {
   const logger = options.logger ?? silentLogger;
   const unit = options.retryAfterBaseValue ?? 1000;
-  return new RetryingOctokit({
+  const octokit = new RetryingOctokit({
     auth: token,
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl.replace(/\/+$/, '') }),
     userAgent: options.userAgent ?? 'docwright',
@@ -58,6 +61,8 @@ export function createTokenOctokit(token: string, options: TokenOctokitOptions =
       ) => shouldRetry(logger, 'secondary', SECONDARY_RATE_LIMIT_RETRIES, retryAfter, request, retryCount),
     },
   });
+  if (options.metrics) instrumentOctokit(octokit, options.metrics);
+  return octokit;
 }
 
 function shouldRetry(

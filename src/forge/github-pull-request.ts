@@ -87,7 +87,6 @@ export async function ensurePullRequest(
   if (existing === null) {
     // It was closed between the two requests: reopening is a person's decision, not ours.
     throw new DocwrightError(
-      409,
       'conflict',
       `GitHub reported an open pull request for ${request.head}, but none is open any more`,
     );

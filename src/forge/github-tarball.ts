@@ -84,20 +84,22 @@ export async function readTarball(
     archive.destroy();
     input.destroy();
     const failure = await piping;
-    if (error instanceof DocwrightError || failure === null) throw error;
+    if (DocwrightError.isInstance(error) || failure === null) throw error;
     // A broken gzip or tar stream ends the loop with the pipeline's error: say which archive.
     throw new DocwrightError(
-      502,
       'forge_error',
       `GitHub's archive of ${describe} is unreadable: ${failure.message}`,
+      // A download cut short or garbled on the way heals with a fresh download.
+      { retryable: true },
     );
   }
   const failure = await piping;
   if (failure !== null) {
     throw new DocwrightError(
-      502,
       'forge_error',
       `GitHub's archive of ${describe} is unreadable: ${failure.message}`,
+      // A download cut short or garbled on the way heals with a fresh download.
+      { retryable: true },
     );
   }
   return new GitHubSnapshot(commit, files, entries);
@@ -137,11 +139,7 @@ function classify(header: Header): TreeEntry | null {
 }
 
 function tooLarge(describe: string, what: string): DocwrightError {
-  return new DocwrightError(
-    413,
-    'payload_too_large',
-    `${describe} holds ${what}: too large to edit in memory`,
-  );
+  return new DocwrightError('payload_too_large', `${describe} holds ${what}: too large to edit in memory`);
 }
 
 function megabytes(bytes: number): string {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { badRequest, conflict, DocwrightError, notFound } from '../errors.js';
+import { badRequest, DocwrightError, notFound } from '../errors.js';
 import { CatFileBatch } from './git-cat-file.js';
 import { normalizeChanges, planChanges } from './git-change-plan.js';
 import { GitCommandError, GitRunner, type GitEnvironment, type GitIdentity } from './git-command.js';
@@ -34,7 +34,6 @@ export class BranchMovedError extends DocwrightError {
     readonly actualHead: string | null,
   ) {
     super(
-      409,
       'conflict',
       `Branch ${branch} moved: expected ${expectedHead ?? 'no branch'}, found ${actualHead ?? 'no branch'}`,
     );
@@ -143,7 +142,11 @@ export class LocalGitForge implements Forge {
     if (exitCode !== 0 || branch.startsWith('-')) throw badRequest(`Invalid branch name: ${branch}`);
     const worktrees = await this.git.text(repository, ['worktree', 'list', '--porcelain']);
     if (worktrees.split('\n').includes(`branch refs/heads/${branch}`)) {
-      throw conflict(`Branch ${branch} is checked out in a working tree; docwright does not move it`);
+      throw new DocwrightError(
+        'conflict',
+        `Branch ${branch} is checked out in a working tree; docwright does not move it`,
+        { retryable: false },
+      );
     }
   }
 

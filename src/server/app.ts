@@ -8,6 +8,7 @@ import type { Store } from '../store/index.js';
 import { agentRoutes } from './agent-routes.js';
 import { assistantRoutes } from './assistant-routes.js';
 import { errorResponse } from './errors.js';
+import { metricsRoute, type MetricsEndpoint } from './metrics-route.js';
 import { openApiDocument } from './openapi.js';
 import { webRoutes } from './web-routes.js';
 import type { RateLimits } from './rate-limits.js';
@@ -20,10 +21,14 @@ export interface AppDependencies {
   assistant: Assistant;
   /** Take the client address for rate limits from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Largest request body accepted (default 1 MiB); 413 above it. */
+  maxBodyBytes?: number;
+  /** `/metrics`, when turned on. */
+  metrics?: MetricsEndpoint | null;
   version?: string;
 }
 
-/** Largest request body accepted (DESIGN: 413 above it). */
+/** Largest request body accepted when the configuration does not say (DESIGN: 413 above it). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The HTTP API as a Hono app: served by `docwright serve`, driven by tests with `app.request()`. */
@@ -31,24 +36,26 @@ export function createApp(deps: AppDependencies): Hono {
   const app = new Hono();
   app.onError((error, c) => errorResponse(error, c, deps.logger));
 
+  const maxSize = deps.maxBodyBytes ?? MAX_BODY_BYTES;
   app.use(
     '*',
     bodyLimit({
-      maxSize: MAX_BODY_BYTES,
+      maxSize,
+      // The 413 may go out before the body was read (a declared Content-Length over the limit):
+      // the rest of the body is still on its way, so the connection cannot carry another request.
       onError: () => {
-        throw new DocwrightError(
-          413,
-          'payload_too_large',
-          `Request body is larger than ${MAX_BODY_BYTES} bytes`,
-        );
+        throw new DocwrightError('payload_too_large', `Request body is larger than ${maxSize} bytes`, {
+          headers: { Connection: 'close' },
+        });
       },
     }),
   );
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/openapi.json', (c) => c.json(openApiDocument(deps.version)));
+  if (deps.metrics) app.route('/', metricsRoute(deps.metrics));
   app.route('/v2/agent/:projectId', agentRoutes(deps));
-  app.route('/discovery', assistantRoutes(deps));
+  app.route('/discovery', assistantRoutes({ ...deps, metrics: deps.metrics?.metrics ?? null }));
   app.route('/', webRoutes());
 
   app.notFound((c) => notFoundOrWrongMethod(app, c, deps.logger));
@@ -66,12 +73,9 @@ function notFoundOrWrongMethod(app: Hono, c: Context, logger: Logger): Response 
   if (allowed.size > 0) {
     const allow = [...allowed].sort().join(', ');
     const error = new DocwrightError(
-      405,
       'method_not_allowed',
       `Method ${c.req.method} is not allowed on ${path}; use ${allow}`,
-      {
-        Allow: allow,
-      },
+      { headers: { Allow: allow } },
     );
     return errorResponse(error, c, logger);
   }

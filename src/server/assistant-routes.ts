@@ -6,9 +6,10 @@ import type { Assistant } from '../assistant/assistant.js';
 import { dataStreamResponse } from '../assistant/streams/data-stream.js';
 import type { AnswerStreamInput } from '../assistant/streams/types.js';
 import { uiMessageStreamResponse } from '../assistant/streams/ui-message-stream.js';
-import { redactSecrets } from '../agent/sanitize.js';
+import { redactSecrets } from '../redact.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import { AssistantRequestV1Schema, AssistantRequestV2Schema, conversationOf } from '../protocol/assistant.js';
 import type { ProjectRow, Store } from '../store/index.js';
 import { requireKey, type AuthVariables } from './auth.js';
@@ -21,6 +22,7 @@ export interface AssistantRouteDependencies {
   rateLimits: RateLimits;
   logger: Logger;
   trustProxy: boolean;
+  metrics?: Metrics | null;
 }
 
 /** RFC 9745: the date v1 was deprecated, as a structured-field date. */
@@ -54,6 +56,7 @@ export function assistantRoutes(deps: AssistantRouteDependencies) {
   app.use(path, requireKey(deps.store, 'assistant'));
 
   app.post(path, async (c) => {
+    const started = performance.now();
     const version = c.req.param('version') as 'v1' | 'v2';
     const domain = c.req.param('domain');
     if (c.get('apiKey').domain !== domain)
@@ -74,11 +77,26 @@ export function assistantRoutes(deps: AssistantRouteDependencies) {
       c.req.raw.signal,
     );
     const logger = deps.logger.child({ domain, thread: prepared.threadId });
+    const metrics = deps.metrics;
     const input: AnswerStreamInput = {
       ...prepared,
+      answer: metrics
+        ? {
+            ...prepared.answer,
+            text: timedFirstDelta(prepared.answer.text, started, (seconds) =>
+              metrics.assistantFirstByte.observe({ version }, seconds),
+            ),
+          }
+        : prepared.answer,
       headers: { 'X-Thread-Id': prepared.threadId, ...limits },
-      onComplete: (text) => prepared.complete(text),
-      onError: (error) => logger.error({ err: loggableError(error) }, 'assistant answer failed mid-stream'),
+      onComplete: async (text) => {
+        await prepared.complete(text);
+        metrics?.assistantAnswers.inc({ version, outcome: 'completed' });
+      },
+      onError: (error) => {
+        metrics?.assistantAnswers.inc({ version, outcome: 'failed' });
+        logger.error({ err: loggableError(error) }, 'assistant answer failed mid-stream');
+      },
     };
     if (version === 'v2') return uiMessageStreamResponse(input);
     input.headers = {
@@ -108,11 +126,11 @@ async function consumeLimits(
   project: ProjectRow,
   keyId: string,
 ): Promise<RateLimitHeaders> {
-  const results = [
-    await deps.rateLimits.consume('assistant-key', keyId),
-    await deps.rateLimits.consume('assistant-org', project.id),
-    await deps.rateLimits.consume('assistant-ip', clientAddress(c, deps.trustProxy)),
-  ];
+  const results = await deps.rateLimits.consumeAll([
+    { name: 'assistant-key', key: keyId },
+    { name: 'assistant-org', key: project.id },
+    { name: 'assistant-ip', key: clientAddress(c, deps.trustProxy) },
+  ]);
   // The headers of the limit closest to running out are the ones worth telling the client.
   return results.reduce((tightest, next) =>
     Number(next['RateLimit-Remaining']) < Number(tightest['RateLimit-Remaining']) ? next : tightest,
@@ -143,4 +161,18 @@ function loggableError(error: unknown): Record<string, unknown> {
     message: redactSecrets(error.message),
     ...(typeof status === 'number' ? { status } : {}),
   };
+}
+
+/** The answer's text, unchanged, reporting how long after `started` its first delta came. */
+async function* timedFirstDelta(
+  text: AsyncIterable<string>,
+  started: number,
+  observe: (seconds: number) => void,
+): AsyncIterable<string> {
+  let first = true;
+  for await (const delta of text) {
+    if (first) observe((performance.now() - started) / 1000);
+    first = false;
+    yield delta;
+  }
 }

@@ -34,7 +34,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Key of the wrong kind or of another project',
   404: 'No such job',
   409: 'The job is archived',
-  413: 'Body larger than 1 MiB',
+  413: 'Body larger than the limit (1 MiB unless DOCWRIGHT_MAX_BODY_BYTES says otherwise)',
   429: 'Rate limit exceeded (Retry-After tells when to retry)',
 };
 

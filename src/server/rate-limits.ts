@@ -33,27 +33,53 @@ export class RateLimits {
   }
 
   /** Counts one use of `name` for `key`; throws a 429 DocwrightError (with Retry-After) when over. */
-  /** Gives back one use of `name` for `key` (a request refused after it was counted). */
-  async refund(name: string, key: string): Promise<void> {
-    await this.limiters.get(name)?.limiter.reward(key, 1);
+  async consume(name: string, key: string): Promise<RateLimitHeaders> {
+    const [headers] = await this.consumeAll([{ name, key }]);
+    return headers as RateLimitHeaders;
   }
 
-  async consume(name: string, key: string): Promise<RateLimitHeaders> {
+  /**
+   * Counts one use of every limit, or of none: all are checked first and a request any of them
+   * refuses takes nothing from the others (a client blocked by its address must not drain its
+   * site's quota). Two requests racing past the check are settled by the counting itself: the one
+   * that finds a limit spent gives back every use it took, the refused one included, since
+   * rate-limiter-flexible counts a refused use too.
+   */
+  async consumeAll(uses: readonly { name: string; key: string }[]): Promise<RateLimitHeaders[]> {
+    const entries = uses.map((use) => ({ ...use, ...this.entry(use.name) }));
+    for (const use of entries) {
+      const current = await use.limiter.get(use.key);
+      if (current && current.consumedPoints >= use.rule.points) throw refusal(use.name, use.rule, current);
+    }
+    const taken: typeof entries = [];
+    const results: RateLimitHeaders[] = [];
+    for (const use of entries) {
+      taken.push(use);
+      try {
+        results.push(headersOf(use.rule, await use.limiter.consume(use.key)));
+      } catch (rejection) {
+        await Promise.all(taken.map((each) => each.limiter.reward(each.key, 1)));
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        throw refusal(use.name, use.rule, rejection);
+      }
+    }
+    return results;
+  }
+
+  /** Gives back one use of `name` for `key` (a request refused after it was counted). */
+  async refund(name: string, key: string): Promise<void> {
+    await this.entry(name).limiter.reward(key, 1);
+  }
+
+  /** Uses of `name` counted for `key` in the current window. */
+  async used(name: string, key: string): Promise<number> {
+    return (await this.entry(name).limiter.get(key))?.consumedPoints ?? 0;
+  }
+
+  private entry(name: string): { limiter: RateLimiterAbstract; rule: RateLimitRule } {
     const entry = this.limiters.get(name);
     if (!entry) throw new Error(`Unknown rate limit ${name}`);
-    try {
-      const result = await entry.limiter.consume(key);
-      return headersOf(entry.rule, result);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new DocwrightError(
-        429,
-        'rate_limited',
-        `Rate limit exceeded: at most ${entry.rule.points} ${describe(name)} per ${period(entry.rule.durationSeconds)}; retry in ${retryAfter} s`,
-        { ...headersOf(entry.rule, rejection), 'Retry-After': String(retryAfter) },
-      );
-    }
+    return entry;
   }
 
   private create(name: string, rule: RateLimitRule): RateLimiterAbstract {
@@ -75,6 +101,15 @@ export class RateLimits {
       storeType: 'better-sqlite3',
     });
   }
+}
+
+function refusal(name: string, rule: RateLimitRule, result: RateLimiterRes): DocwrightError {
+  const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+  return new DocwrightError(
+    'rate_limited',
+    `Rate limit exceeded: at most ${rule.points} ${describe(name)} per ${period(rule.durationSeconds)}; retry in ${retryAfter} s`,
+    { headers: { ...headersOf(rule, result), 'Retry-After': String(retryAfter) } },
+  );
 }
 
 function headersOf(rule: RateLimitRule, result: RateLimiterRes): RateLimitHeaders {

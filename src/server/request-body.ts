@@ -14,17 +14,16 @@ export async function readJson<Schema extends z.ZodType>(
     value = text.trim() === '' ? undefined : JSON.parse(text);
   } catch (error) {
     const detail = error instanceof SyntaxError ? `: ${error.message}` : '';
-    throw new DocwrightError(400, 'invalid_json', `Request body is not valid JSON${detail}`);
+    throw new DocwrightError('invalid_json', `Request body is not valid JSON${detail}`);
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new DocwrightError(400, 'invalid_request', formatZodError(parsed.error));
+  if (!parsed.success) throw new DocwrightError('invalid_request', formatZodError(parsed.error));
   return parsed.data;
 }
 
 /** Parses the query string against `schema`; 400 naming the parameter. */
 export function readQuery<Schema extends z.ZodType>(c: Context, schema: Schema): z.infer<Schema> {
   const parsed = schema.safeParse(c.req.query());
-  if (!parsed.success)
-    throw new DocwrightError(400, 'invalid_request', formatZodError(parsed.error, 'query'));
+  if (!parsed.success) throw new DocwrightError('invalid_request', formatZodError(parsed.error, 'query'));
   return parsed.data;
 }

@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { SQLite, type SqliteDatabase } from '../sqlite.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { ensurePrivateFile, ensurePrivateFolder } from '../private-files.js';
 import { migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -45,7 +45,10 @@ export function openDatabase(location: DatabaseLocation): Promise<OpenDatabase> 
  * run beside the single writer; busy_timeout makes a second process wait instead of failing.
  */
 export async function openSqliteDatabase(file: string): Promise<OpenSqliteDatabase> {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    ensurePrivateFolder(path.dirname(file));
+    ensurePrivateFile(file, [`${file}-wal`, `${file}-shm`]);
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { conflict, notFound } from '../errors.js';
+import { redactSecrets } from '../redact.js';
 import { dialectOf, type DialectName } from './dialect.js';
 import type { Database, JobMessageTable, JobTable } from './schema.js';
 
@@ -68,11 +69,19 @@ export class JobStore {
       lease_expires_at: null,
       attempts: 0,
     };
+    // Requests and replies are stored redacted: a key pasted into a request must neither sit in the
+    // database nor come back through the API, the thread or the agent's next prompt.
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('jobs').values(row).execute();
       await trx
         .insertInto('job_messages')
-        .values({ job_id: job.id, role: 'user', content: job.prompt, created_at: iso(now), state: 'pending' })
+        .values({
+          job_id: job.id,
+          role: 'user',
+          content: redactSecrets(job.prompt),
+          created_at: iso(now),
+          state: 'pending',
+        })
         .execute();
     });
     return row;
@@ -129,7 +138,13 @@ export class JobStore {
       }
       await trx
         .insertInto('job_messages')
-        .values({ job_id: id, role: 'user', content: prompt, created_at: iso(now), state: 'pending' })
+        .values({
+          job_id: id,
+          role: 'user',
+          content: redactSecrets(prompt),
+          created_at: iso(now),
+          state: 'pending',
+        })
         .execute();
       return trx.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     });
@@ -281,7 +296,13 @@ export class JobStore {
       }
       await trx
         .insertInto('job_messages')
-        .values({ job_id: id, role: 'agent', content: outcome.reply, created_at: iso(now), state: null })
+        .values({
+          job_id: id,
+          role: 'agent',
+          content: redactSecrets(outcome.reply),
+          created_at: iso(now),
+          state: null,
+        })
         .execute();
       const { count } = await trx
         .selectFrom('job_messages')
@@ -299,7 +320,7 @@ export class JobStore {
         .updateTable('jobs')
         .set({
           status: status === 'archived' ? 'archived' : Number(count) > 0 ? 'active' : settled,
-          error: outcome.error ?? null,
+          error: outcome.error === undefined ? null : redactSecrets(outcome.error),
           ...(outcome.prLink ? { pr_link: outcome.prLink } : {}),
         })
         .where('id', '=', id)
@@ -321,6 +342,44 @@ export class JobStore {
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .execute();
+  }
+
+  /**
+   * How many jobs are in each status, and how many of the active ones a worker could take now (no
+   * live lease, no retry delay running): what an operator watches the queue by.
+   */
+  async stats(at?: Date): Promise<{ byStatus: Partial<Record<JobStatus, number>>; queued: number }> {
+    const now = iso(await this.leaseClock(at));
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select((eb) => [
+        'status',
+        eb.fn.countAll<number | string>().as('count'),
+        eb.fn
+          .sum<number | string | null>(
+            eb
+              .case()
+              .when(
+                eb.and([
+                  eb('status', '=', 'active'),
+                  eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]),
+                ]),
+              )
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as('queued'),
+      ])
+      .groupBy('status')
+      .execute();
+    const byStatus: Partial<Record<JobStatus, number>> = {};
+    let queued = 0;
+    for (const row of rows) {
+      byStatus[row.status] = Number(row.count);
+      queued += Number(row.queued ?? 0);
+    }
+    return { byStatus, queued };
   }
 
   /** Gives the job back at shutdown without counting the interrupted attempt. */

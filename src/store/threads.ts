@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AssistantMessageTable, AssistantThreadTable, Database } from './schema.js';
+import { redactSecrets } from '../redact.js';
 
 export type ThreadRow = Selectable<AssistantThreadTable>;
 export type ThreadMessageRow = Selectable<AssistantMessageTable>;
@@ -54,13 +55,14 @@ export class ThreadStore {
         .set({ updated_at: now.toISOString() })
         .where('id', '=', threadId)
         .execute();
+      // A reader who pastes a key into a question must not find it stored, nor in the reply to it.
       await trx
         .insertInto('assistant_messages')
         .values(
           messages.map((message) => ({
             thread_id: threadId,
             role: message.role,
-            content: message.content,
+            content: redactSecrets(message.content),
             sources: message.sources ? JSON.stringify(message.sources) : null,
             created_at: now.toISOString(),
           })),

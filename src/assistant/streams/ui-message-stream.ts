@@ -31,5 +31,10 @@ export function uiMessageStreamResponse(input: AnswerStreamInput): Response {
       return 'The assistant could not finish this answer. Please try again.';
     },
   });
-  return createUIMessageStreamResponse({ stream, headers: input.headers });
+  const response = createUIMessageStreamResponse({ stream, headers: input.headers });
+  // The AI SDK sets `Connection: keep-alive`, which makes Node ignore a client's `Connection: close`
+  // and hold the socket until its keep-alive timeout. Whether a connection stays open is the
+  // server's and the client's business (a hop-by-hop header, forbidden in HTTP/2), not the body's.
+  response.headers.delete('connection');
+  return response;
 }

@@ -1,0 +1,78 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './helpers/service.js';
+
+/**
+ * One request over a raw socket with `Connection: close`: when the body's last chunk arrived and
+ * when the server closed the socket.
+ */
+function askAndClose(port: number, path: string, key: string) {
+  const body = JSON.stringify({
+    fp: 'anonymous',
+    messages: [
+      {
+        id: 'm1',
+        role: 'user',
+        content: 'How do I start?',
+        parts: [{ type: 'text', text: 'How do I start?' }],
+      },
+    ],
+  });
+  return new Promise<{ head: string; bodyEndedAt: number; closedAt: number }>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    let bodyEndedAt = 0;
+    socket.on('data', (data: Buffer) => {
+      received += data.toString('utf8');
+      // The last chunk of a chunked body.
+      if (!bodyEndedAt && received.endsWith('0\r\n\r\n')) bodyEndedAt = Date.now();
+    });
+    socket.on('error', reject);
+    socket.on('close', () =>
+      resolve({ head: received.split('\r\n\r\n')[0] ?? '', bodyEndedAt, closedAt: Date.now() }),
+    );
+    socket.write(
+      [
+        `POST ${path} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        `Authorization: Bearer ${key}`,
+        'Content-Type: application/json',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+  });
+}
+
+describe('assistant streams and Connection: close', () => {
+  let t: TestService;
+  let server: ServerType;
+  let port: number;
+  beforeAll(async () => {
+    t = await startTestService({ startWorker: false });
+    port = await new Promise<number>((resolve) => {
+      server = serve({ fetch: t.service.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+        resolve(info.port),
+      );
+    });
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await t.cleanup();
+  });
+
+  for (const version of ['v1', 'v2']) {
+    it(`closes the socket when a ${version} answer ends`, async () => {
+      const result = await askAndClose(port, `/discovery/${version}/assistant/docs/message`, t.assistantKey);
+      expect(result.head).toMatch(/^HTTP\/1\.1 200/);
+      expect(result.head.toLowerCase()).not.toContain('connection: keep-alive');
+      expect(result.bodyEndedAt).toBeGreaterThan(0);
+      // Node's keep-alive timeout is 5 s: a socket held open that long was not closed on purpose.
+      expect(result.closedAt - result.bodyEndedAt).toBeLessThan(500);
+    });
+  }
+});

@@ -1,0 +1,159 @@
+import { Hono } from 'hono';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentResolver } from '../src/agent/registry.js';
+import type { Agent, AgentResult, AgentRunInput } from '../src/agent/types.js';
+import { Worker } from '../src/engine/worker.js';
+import { DocwrightError, isRetryable, UnrecoverableError } from '../src/errors.js';
+import { GitCommandError } from '../src/forge/git-command.js';
+import { silentLogger } from '../src/logger.js';
+import { errorResponse } from '../src/server/errors.js';
+import { startTestService, type TestService } from './helpers/service.js';
+
+/** The built-in agent, with its result or its failure changed by the test; it counts its runs. */
+class ScriptedFailureAgent implements Agent {
+  readonly model = 'builtin';
+  private readonly inner = createAgentResolver()('builtin');
+  runs = 0;
+  constructor(
+    private readonly script: (run: number, result: () => Promise<AgentResult>) => Promise<AgentResult>,
+  ) {}
+
+  run(input: AgentRunInput): Promise<AgentResult> {
+    this.runs += 1;
+    return this.script(this.runs, () => this.inner.run(input));
+  }
+}
+
+let t: TestService | undefined;
+let worker: Worker | undefined;
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+  await t?.cleanup();
+  t = undefined;
+});
+
+/** A service whose worker retries after 10 ms instead of a second, so attempts can be counted quickly. */
+async function serviceWith(agent: Agent): Promise<TestService> {
+  const service = await startTestService({ startWorker: false, overrides: { agentFor: () => agent } });
+  worker = new Worker({
+    store: service.service.store,
+    forge: service.service.forge,
+    agentFor: () => agent,
+    logger: silentLogger,
+    concurrency: 1,
+    leaseMs: 2000,
+    pollMs: 10,
+    backoffBaseMs: 10,
+  });
+  worker.start();
+  return service;
+}
+
+async function createJob(service: TestService, prompt = 'replace "Acme Cloud" with "Acme Errors"') {
+  const { body } = await service.request('POST', '/v2/agent/docs/job', { body: { prompt } });
+  return body.id as string;
+}
+
+describe('errors that know whether to retry', () => {
+  it('fails a job at once, in words, when git refuses the commit for good (a NUL byte)', async () => {
+    const agent = new ScriptedFailureAgent(async (_run, result) => ({
+      ...(await result()),
+      title: 'a title with a \0 NUL byte',
+    }));
+    t = await serviceWith(agent);
+    const job = await t.waitForJob(await createJob(t), ['completed', 'failed'], 10_000);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/NUL byte/);
+    expect(agent.runs).toBe(1);
+  });
+
+  it('retries an error that says it may heal, then completes', async () => {
+    const agent = new ScriptedFailureAgent(async (run, result) => {
+      if (run < 3) throw new DocwrightError('unavailable', 'The model provider is overloaded');
+      return result();
+    });
+    t = await serviceWith(agent);
+    const job = await t.waitForJob(await createJob(t), ['completed', 'failed'], 10_000);
+    expect(job.status).toBe('completed');
+    expect(agent.runs).toBe(3);
+  });
+
+  it('does not retry an error of ours that says it will not heal', async () => {
+    const agent = new ScriptedFailureAgent(() =>
+      Promise.reject(
+        new DocwrightError('conflict', 'The page was renamed by someone else', { retryable: false }),
+      ),
+    );
+    t = await serviceWith(agent);
+    const job = await t.waitForJob(await createJob(t), ['completed', 'failed'], 10_000);
+    expect(job).toMatchObject({ status: 'failed', error: 'The page was renamed by someone else' });
+    expect(agent.runs).toBe(1);
+  });
+
+  it('gives a plain Error from an unknown place three attempts, then fails with its message redacted', async () => {
+    const token = `ghp_${'a1'.repeat(18)}`;
+    const agent = new ScriptedFailureAgent(() => Promise.reject(new TypeError(`cannot read ${token}`)));
+    t = await serviceWith(agent);
+    const job = await t.waitForJob(await createJob(t), ['completed', 'failed'], 10_000);
+    expect(job).toMatchObject({ status: 'failed', error: 'cannot read [REDACTED]' });
+    expect(agent.runs).toBe(3);
+  });
+});
+
+describe('the error tree', () => {
+  it('is one tree: an unrecoverable error is a DocwrightError that is never retried', () => {
+    const error = new UnrecoverableError('The base branch is gone');
+    expect(DocwrightError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'job_failed', retryable: false, message: 'The base branch is gone' });
+    expect(isRetryable(error)).toBe(false);
+    expect(isRetryable(new Error('socket hang up'))).toBe(true);
+  });
+
+  it('recognises an error from another copy of the module by its marker, not its class', () => {
+    const foreign = Object.assign(new Error('from a bundled copy'), {
+      [Symbol.for('docwright.error')]: true,
+    });
+    expect(DocwrightError.isInstance(foreign)).toBe(true);
+    expect(DocwrightError.isInstance(new Error('plain'))).toBe(false);
+  });
+
+  it('classifies git failures where git is run: refusals are final, lock contention heals', () => {
+    const refused = new GitCommandError(
+      ['commit-tree'],
+      1,
+      'error: a NUL byte in commit log message not allowed.',
+    );
+    const locked = new GitCommandError(
+      ['update-index'],
+      128,
+      "fatal: Unable to create '/repo/.git/index.lock': File exists.",
+    );
+    const killed = new GitCommandError(['hash-object'], null, '');
+    expect(refused).toMatchObject({ code: 'git_error', retryable: false });
+    expect(locked.retryable).toBe(true);
+    expect(killed.retryable).toBe(true);
+  });
+
+  it('chooses the HTTP status at the server edge only, from the code', async () => {
+    const app = new Hono();
+    app.onError((error, c) => errorResponse(error, c, silentLogger));
+    app.get('/limited', () => {
+      throw new DocwrightError('rate_limited', 'Too many requests', { headers: { 'Retry-After': '5' } });
+    });
+    app.get('/git', () => {
+      throw new GitCommandError(['write-tree'], 128, 'fatal: /secret/path is broken');
+    });
+    app.get('/bug', () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'body')");
+    });
+    const limited = await app.request('/limited');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('5');
+    expect(await limited.json()).toEqual({ error: 'Too many requests', code: 'rate_limited' });
+    expect((await app.request('/git')).status).toBe(500);
+    const bug = await app.request('/bug');
+    expect(bug.status).toBe(500);
+    expect(await bug.json()).toEqual({ error: 'Internal server error', code: 'internal_error' });
+  });
+});
