@@ -191,9 +191,12 @@ describe('comments that start nothing', () => {
     const payload = issueComment(`/docs ${INSTRUCTION}`);
     await t.receive('issue_comment', payload, 'delivery-1');
     await t.receive('issue_comment', payload, 'delivery-1');
-    const jobs = await t.service.jobs.list((await t.service.store.bot.findProject(REPOSITORY))!.id, {
-      limit: 10,
-    });
+    const jobs = await t.service.jobs.list(
+      (await t.service.store.bot.findProject('github.com', REPOSITORY))!.id,
+      {
+        limit: 10,
+      },
+    );
     expect(jobs.jobs).toHaveLength(1);
     expect(t.github.reactions).toHaveLength(1);
   });

@@ -46,7 +46,7 @@ describe('installations', () => {
   it('creates a project when the app is installed and disables it when uninstalled', async () => {
     t.github.settingsFiles.set('.github/docwright.yml', 'docs_root: guides\nmodel: builtin\n');
     await t.receive('installation', installation('created'));
-    const project = (await t.service.store.bot.findProject(REPOSITORY))!;
+    const project = (await t.service.store.bot.findProject('github.com', REPOSITORY))!;
     expect(project).toMatchObject({
       id: 'octo-org-docs-site',
       forge: 'github',
@@ -60,12 +60,12 @@ describe('installations', () => {
     );
 
     await t.receive('installation', installation('deleted'));
-    expect((await t.service.store.bot.findProject(REPOSITORY))!.disabled_at).not.toBeNull();
+    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).not.toBeNull();
     expect(await listProjects(t.config)).toMatch(/\tdisabled$/);
 
     // Installed again: the same project, enabled.
     await t.receive('installation', installation('created'), 'delivery-reinstall');
-    expect((await t.service.store.bot.findProject(REPOSITORY))!.disabled_at).toBeNull();
+    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).toBeNull();
   });
 
   it('follows repositories added to and removed from an installation', async () => {
@@ -76,7 +76,7 @@ describe('installations', () => {
       ];
     });
     await t.receive('installation_repositories', added);
-    expect((await t.service.store.bot.findProject(REPOSITORY))!.disabled_at).toBeNull();
+    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).toBeNull();
     const removed = examplePayload('installation_repositories', 'removed', (payload) => {
       payload.installation.id = INSTALLATION_ID;
       payload.repositories_removed = [
@@ -84,7 +84,7 @@ describe('installations', () => {
       ];
     });
     await t.receive('installation_repositories', removed);
-    expect((await t.service.store.bot.findProject(REPOSITORY))!.disabled_at).not.toBeNull();
+    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).not.toBeNull();
   });
 });
 
@@ -135,7 +135,7 @@ describe('pull requests and pushes', () => {
 
   it('refreshes the docs index on a push to the base branch, and re-reads the settings', async () => {
     await startJob();
-    const project = (await t.service.store.bot.findProject(REPOSITORY))!;
+    const project = (await t.service.store.bot.findProject('github.com', REPOSITORY))!;
     const changed: string[] = [];
     t.service.docsChanges.subscribe((projectId) => changed.push(projectId));
     const push = (ref: string) =>

@@ -1,20 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { Octokit } from '@octokit/rest';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DocwrightError, UnrecoverableError } from '../src/errors.js';
-import {
-  createTokenOctokit,
-  findPullRequestByHead,
-  GitHubForge,
-  parseRepository,
-} from '../src/forge/github.js';
+import { findPullRequestByHead, GitHubForge, parseRepository } from '../src/forge/github.js';
 import { BranchMovedError } from '../src/forge/local-git.js';
 import { Overlay } from '../src/forge/overlay.js';
 import type { FileChange } from '../src/forge/types.js';
-import { createLogger } from '../src/logger.js';
+import { createOctokit } from '../src/github/octokit.js';
 import { githubTarball, type ArchiveEntry } from './fixtures/github/tarball.js';
 
 const API = 'https://api.github.com';
@@ -538,17 +532,14 @@ describe('errors in words', () => {
   });
 });
 
-describe('retries through the Octokit plugins (token mode)', () => {
+describe('retries through the one request policy (token mode)', () => {
   function tokenForge() {
     const lines: string[] = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        lines.push(chunk.toString());
-        callback();
-      },
-    });
-    const octokit = createTokenOctokit(TOKEN, {
-      logger: createLogger({ destination }),
+    const octokit = createOctokit({
+      auth: TOKEN,
+      baseUrl: API,
+      userAgent: 'docwright-test',
+      log: { warn: (message) => lines.push(message), debug: () => {} },
       retryAfterBaseValue: 1,
     });
     return { forge: new GitHubForge({ octokitFor: () => Promise.resolve(octokit), auth: 'token' }), lines };
@@ -563,23 +554,26 @@ describe('retries through the Octokit plugins (token mode)', () => {
     expect(requests).toHaveLength(2);
   });
 
-  it('retries a secondary rate limit once, after its Retry-After', async () => {
+  it('retries a secondary rate limit after its Retry-After', async () => {
     const { forge, lines } = tokenForge();
     getMain().reply(403, errors.secondaryRateLimit, { 'retry-after': '1' });
     getMain().reply(200, fixture('get-commit'));
     expect(await forge.resolveRef(REPO, 'main')).toBe(BASE);
     expect(requests).toHaveLength(2);
-    expect(lines.join('')).toContain('GitHub secondary rate limit hit; retrying in 1s');
+    expect(lines.join('')).toContain(
+      'GitHub secondary rate limit on GET /repos/{owner}/{repo}/commits/{ref}',
+    );
+    expect(lines.join('')).toContain('retrying after 1 s');
     expect(lines.join('')).not.toContain(TOKEN);
   });
 
-  it('gives up on a second secondary rate limit and says so', async () => {
+  it('gives up after the third secondary rate limit in a row and says so', async () => {
     const { forge } = tokenForge();
-    getMain().times(2).reply(403, errors.secondaryRateLimit, { 'retry-after': '1' });
+    getMain().times(3).reply(403, errors.secondaryRateLimit, { 'retry-after': '1' });
     await expect(forge.resolveRef(REPO, 'main')).rejects.toThrow(
       /rate limit for octo-org\/docs-site is exhausted/,
     );
-    expect(requests).toHaveLength(2);
+    expect(requests).toHaveLength(3);
   });
 
   it('retries a primary rate limit up to twice, once the window resets', async () => {

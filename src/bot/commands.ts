@@ -141,7 +141,7 @@ async function startOrContinue(
     repository: comment.repository.fullName,
     issueNumber: comment.thread.number,
     isPullRequest: comment.thread.isPullRequest,
-    prNumber: prLink ? (parsePullRequestLink(prLink)?.number ?? null) : null,
+    prNumber: prLink ? (parsePullRequestLink(prLink, deps.webUrl)?.number ?? null) : null,
   });
   deps.logger.info(
     { job: jobId, project: project.id, thread: `${comment.repository.fullName}#${comment.thread.number}` },

@@ -1,17 +1,17 @@
 import type { ApplicationFunction, Probot } from 'probot';
 import type { GitHubConfig } from '../config.js';
 import type { JobService } from '../engine/job-service.js';
-import { createTokenOctokit, GitHubForge } from '../forge/github.js';
+import { GitHubForge } from '../forge/github.js';
+import { hostOf } from '../github/hosts.js';
+import { createOctokit } from '../github/octokit.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import { createDocwrightApp } from './app.js';
-import type { ForgeRouter } from './forge-router.js';
 import { RepositoryClients, type RepositoryClient } from './github-clients.js';
 import { JobWatcher } from './job-watcher.js';
 import { createBotProbot } from './probot.js';
 import { SettingsCache } from './settings-cache.js';
 
-export { ForgeRouter, isGitHubRepository } from './forge-router.js';
 export { createPullRequestBody } from './pull-request-body.js';
 export type { RepositoryClient } from './github-clients.js';
 
@@ -21,7 +21,7 @@ export interface GitHubAccessOptions {
   logger: Logger;
   /** A ready Probot (tests build one with short retry delays); default: from `github`. */
   probot?: Probot;
-  /** Token mode's client; default: createTokenOctokit(GITHUB_TOKEN). */
+  /** Token mode's client; default: createOctokit(GITHUB_TOKEN) on the configured host. */
   tokenClient?: RepositoryClient;
   /** Milliseconds per second of retry back-off (default 1000; tests shorten it). */
   retryAfterBaseValue?: number;
@@ -40,13 +40,23 @@ export function createGitHubAccess(options: GitHubAccessOptions): GitHubAccess |
   const retry = { retryAfterBaseValue: options.retryAfterBaseValue };
   const probot = options.probot ?? createBotProbot(github, logger, retry);
   const tokenClient =
-    options.tokenClient ?? (github.token ? createTokenOctokit(github.token, { logger, ...retry }) : null);
+    options.tokenClient ??
+    (github.token
+      ? createOctokit({
+          auth: github.token,
+          baseUrl: github.hosts.apiUrl,
+          userAgent: 'docwright',
+          log: { warn: (message) => logger.warn(message), debug: (message) => logger.debug(message) },
+          ...retry,
+        })
+      : null);
   if (!probot && !tokenClient) return null;
   const appMode = github.appId !== undefined;
-  const clients = new RepositoryClients({ store, probot, appMode, tokenClient });
+  const clients = new RepositoryClients({ store, host: hostOf(github.hosts), probot, appMode, tokenClient });
   const forge = new GitHubForge({
     octokitFor: (repository) => clients.forRepository(repository),
     auth: appMode ? 'app' : 'token',
+    webUrl: github.hosts.webUrl,
   });
   return { probot, clients, forge };
 }
@@ -67,12 +77,16 @@ export function createGitHubBot(
     store: Store;
     jobs: JobService;
     logger: Logger;
-    forge: ForgeRouter;
     indexes: { invalidate(projectId: string): void };
   },
 ): GitHubBot {
   const logger = deps.logger.child({ component: 'github-app' });
-  const watcher = new JobWatcher({ store: deps.store, clients: access.clients, forge: deps.forge, logger });
+  const watcher = new JobWatcher({
+    store: deps.store,
+    clients: access.clients,
+    logger,
+    webUrl: deps.github.hosts.webUrl,
+  });
   const settings = new SettingsCache();
   const app = createDocwrightApp({
     store: deps.store,
@@ -81,6 +95,8 @@ export function createGitHubBot(
     settings,
     indexes: deps.indexes,
     logger,
+    host: hostOf(deps.github.hosts),
+    webUrl: deps.github.hosts.webUrl,
     appId: deps.github.appId ?? null,
   });
   return { probot: access.probot, app, watcher, settings };

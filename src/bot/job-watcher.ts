@@ -1,26 +1,23 @@
-import { hasStatus } from '../forge/github-errors.js';
 import {
   listChangedFiles,
   parsePullRequestLink,
   StatusCommentWriter,
   type ChangedFiles,
 } from '../github/index.js';
+import { hasStatus } from '../github/request-error.js';
 import type { Logger } from '../logger.js';
 import type { JobRow, JobThreadRow, Store } from '../store/index.js';
-import type { ForgeRouter } from './forge-router.js';
 import type { RepositoryClient, RepositoryClients } from './github-clients.js';
 import { renderJobStatus, type StatusRendering } from './status-view.js';
 
 export interface JobWatcherOptions {
   store: Store;
   clients: RepositoryClients;
-  /** Knows the files this process committed, which saves asking GitHub for them. */
-  forge: ForgeRouter;
   logger: Logger;
   /** How often to look for jobs whose change notice was missed (default 30 s). */
   sweepMs?: number;
-  /** The pull request host, to read a PR number from `prLink` (default https://github.com). */
-  webUrl?: string;
+  /** The configured GitHub's web root, to read a PR number from `prLink`. */
+  webUrl: string;
   now?: () => Date;
 }
 
@@ -95,7 +92,7 @@ export class JobWatcher {
       if (!row) return;
       const client = await this.options.clients.forRepository(first.repository);
       const rendering = await renderJobStatus(row, await store.jobs.messages(jobId), () =>
-        this.changedFiles(client, row, first.repository),
+        this.changedFiles(client, row),
       );
       if (rendering?.view.state === 'pr-opened') await this.recordPullRequest(row, threads);
       for (const thread of threads) {
@@ -140,8 +137,9 @@ export class JobWatcher {
     );
   }
 
-  private async changedFiles(client: RepositoryClient, row: JobRow, repository: string) {
-    const known = this.options.forge.changedFiles(repository, row.branch);
+  private async changedFiles(client: RepositoryClient, row: JobRow) {
+    // Recorded with the job's runs; a job from before that was kept asks GitHub.
+    const known = await this.options.store.runFiles.changedFiles(row.id);
     if (known) return { paths: known, total: known.length, more: false } satisfies ChangedFiles;
     const pullRequest = row.pr_link ? parsePullRequestLink(row.pr_link, this.options.webUrl) : null;
     if (!pullRequest) return null;

@@ -20,7 +20,7 @@ export async function projectForEvent(
   deps: BotDependencies,
   event: EventRepository,
 ): Promise<ProjectRow | null> {
-  const existing = await deps.store.bot.findProject(event.fullName);
+  const existing = await deps.store.bot.findProject(deps.host, event.fullName);
   if (deps.appId === null || event.installationId === null) {
     return existing && !existing.disabled_at ? existing : null;
   }
@@ -31,6 +31,7 @@ export async function projectForEvent(
     existing.repository === event.fullName;
   if (current) return existing;
   const { project, created } = await deps.store.bot.upsertProject({
+    host: deps.host,
     repository: event.fullName,
     baseRef: event.defaultBranch,
     installationId: event.installationId,
@@ -76,6 +77,7 @@ export async function addInstalledRepositories(
     const [owner = '', repo = ''] = fullName.split('/');
     const { data } = await octokit.rest.repos.get({ owner, repo });
     const { project, created } = await deps.store.bot.upsertProject({
+      host: deps.host,
       repository: data.full_name,
       baseRef: data.default_branch,
       installationId,
@@ -102,7 +104,7 @@ export async function removeInstalledRepositories(
     return;
   }
   for (const { full_name: fullName } of repositories) {
-    const project = await deps.store.bot.findProject(fullName);
+    const project = await deps.store.bot.findProject(deps.host, fullName);
     if (!project || Number(project.installation_id) !== installationId || project.disabled_at) continue;
     await deps.store.projects.setDisabled(project.id, true);
     deps.logger.info({ project: project.id, repository: fullName }, 'project disabled');

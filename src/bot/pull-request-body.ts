@@ -11,7 +11,8 @@ const REQUEST_SHOWN = 2000;
  */
 export function createPullRequestBody(
   store: Store,
-  webUrl = 'https://github.com',
+  /** The web root of the configured GitHub (`config.github.hosts.webUrl`): links to the threads. */
+  webUrl: string,
 ): (job: JobRow, reply: string) => Promise<string> {
   const root = webUrl.replace(/\/+$/, '');
   return async (job, reply) => {

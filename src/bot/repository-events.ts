@@ -24,7 +24,7 @@ export async function archiveClosedPullRequestJob(
   deps: BotDependencies,
   pullRequest: ClosedPullRequest,
 ): Promise<JobRow | null> {
-  const project = await deps.store.bot.findProject(pullRequest.repository);
+  const project = await deps.store.bot.findProject(deps.host, pullRequest.repository);
   if (!project) return null;
   const job = await jobOfPullRequest(deps, project, pullRequest);
   if (!job || job.status === 'archived') return null;
@@ -71,7 +71,7 @@ export async function handlePush(
   const branch = push.ref.startsWith('refs/heads/') ? push.ref.slice('refs/heads/'.length) : null;
   if (branch === null) return;
   if (branch === push.defaultBranch) deps.settings.invalidate(push.repository);
-  const project = await deps.store.bot.findProject(push.repository);
+  const project = await deps.store.bot.findProject(deps.host, push.repository);
   if (project && !project.disabled_at && project.base_ref === branch) {
     deps.indexes.invalidate(project.id);
     deps.logger.debug({ project: project.id, branch }, 'base branch moved: docs index will be rebuilt');

@@ -13,6 +13,10 @@ export interface BotDependencies {
   /** The assistant's docs indexes: a push to a base branch makes one stale. */
   indexes: { invalidate(projectId: string): void };
   logger: Logger;
+  /** The GitHub host projects are found on (`hostOf(config.github.hosts)`). */
+  host: string;
+  /** That GitHub's web root: pull request links are read against it. */
+  webUrl: string;
   /** The GitHub App's id; null in token mode. Comments the app wrote never trigger work. */
   appId: number | null;
 }

@@ -1,6 +1,6 @@
 import { DocwrightError } from '../errors.js';
-import { isRefusal } from './github-errors.js';
-import type { GitHubClient } from './github-octokit.js';
+import { isRefusal } from '../github/request-error.js';
+import type { GitHubClient } from '../github/types.js';
 import type { RepositoryName } from './github-repository.js';
 
 /** What docwright needs to know about a pull request. */

@@ -5,24 +5,26 @@ import { normalizeChanges, planChanges } from './git-change-plan.js';
 import type { TreeEntry } from './git-ls-tree.js';
 import { BoundedCache } from './github-cache.js';
 import { moveBranch, writeTree } from './github-commit.js';
-import { hasStatus, toForgeError, type GitHubAccess, type GitHubAuthKind } from './github-errors.js';
-import type { GitHubClient } from './github-octokit.js';
+import { GITHUB_COM } from '../github/hosts.js';
+import { hasStatus } from '../github/request-error.js';
+import type { GitHubClient } from '../github/types.js';
+import { toForgeError, type GitHubAccess, type GitHubAuthKind } from './github-errors.js';
 import { ensurePullRequest } from './github-pull-request.js';
 import { isValidBranchName, OBJECT_ID, parseRepository, type RepositoryName } from './github-repository.js';
 import { readTarball, type GitHubSnapshot } from './github-tarball.js';
 import type { CommitInfo, CommitRequest, Forge, PullRequestRequest } from './types.js';
 
-export { createTokenOctokit, type GitHubClient, type TokenOctokitOptions } from './github-octokit.js';
+export type { GitHubClient } from '../github/types.js';
 export { findPullRequestByHead, type PullRequestSummary } from './github-pull-request.js';
 export { parseRepository, type RepositoryName } from './github-repository.js';
 export { GitHubSnapshot } from './github-tarball.js';
 
 export interface GitHubForgeOptions {
-  /** An authenticated Octokit for a repository: Probot's installation Octokit, or createTokenOctokit(). */
+  /** An authenticated Octokit for a repository: Probot's installation Octokit, or createOctokit(). */
   octokitFor(repository: string): Promise<GitHubClient>;
   /** Who the requests are made as, for the wording of permission errors (default `app`). */
   auth?: GitHubAuthKind;
-  /** The web root shown in `source.repository` (default `https://github.com`; GitHub Enterprise: its host). */
+  /** The web root shown in `source.repository` (default github.com's; GitHub Enterprise: its host). */
   webUrl?: string;
   /** Most bytes of files a snapshot holds in memory (default 200 MB). */
   maxSnapshotBytes?: number;
@@ -50,7 +52,7 @@ export class GitHubForge implements Forge {
 
   constructor(private readonly options: GitHubForgeOptions) {
     this.auth = options.auth ?? 'app';
-    this.webUrl = (options.webUrl ?? 'https://github.com').replace(/\/+$/, '');
+    this.webUrl = (options.webUrl ?? GITHUB_COM.webUrl).replace(/\/+$/, '');
   }
 
   /**
