@@ -588,7 +588,7 @@ describe('retries through the one request policy (token mode)', () => {
 });
 
 describe('request count of a single-file job (the calls run-job.ts makes)', () => {
-  it('first run: 8 API requests; a follow-up on the same pull request: 9', async () => {
+  it('first run: 8 API requests; a follow-up on the same pull request: 8 (its own commit is not downloaded)', async () => {
     const forge = forgeWith(plainOctokit());
     const getCommit = (ref: string) => api().get(`${REPO_PATH}/commits/${ref}`).query({ per_page: '1' });
     const run = async (expectedHead: string | null) => {
@@ -626,7 +626,6 @@ describe('request count of a single-file job (the calls run-job.ts makes)', () =
 
     requests = [];
     getCommit('docwright%2Fjob-1').reply(200, { ...fixture('get-commit'), sha: NEW_COMMIT });
-    await mockTarball(NEW_COMMIT);
     mockWrites({ ref: 'update' });
     getCommit('docwright%2Fjob-1').reply(200, { ...fixture('get-commit'), sha: NEW_COMMIT });
     api()
@@ -640,13 +639,62 @@ describe('request count of a single-file job (the calls run-job.ts makes)', () =
     await run(NEW_COMMIT);
     expect(requests.map((request) => `${request.method} ${request.path.replace(/\?.*/, '')}`)).toEqual([
       `GET ${REPO_PATH}/commits/docwright%2Fjob-1`,
-      `GET ${REPO_PATH}/tarball/${NEW_COMMIT}`,
       `POST ${REPO_PATH}/git/trees`,
       `POST ${REPO_PATH}/git/commits`,
       `PATCH ${REPO_PATH}/git/refs/heads%2Fdocwright%2Fjob-1`,
       `GET ${REPO_PATH}/commits/docwright%2Fjob-1`,
       `POST ${REPO_PATH}/pulls`,
       `GET ${REPO_PATH}/pulls`,
+      `PATCH ${REPO_PATH}/pulls/42`,
+    ]);
+  });
+
+  it('a follow-up that knows its pull request and whose pushes are heard: tree, commit, ref, one update', async () => {
+    const forge = new GitHubForge({
+      octokitFor: () => Promise.resolve(plainOctokit()),
+      rememberRefsMs: 60_000,
+    });
+    forge.pushed(REPO, 'main', { sha: BASE, tree: fixture('get-commit').commit.tree.sha, message: 'init' });
+    const change = async (parent: string, expectedHead: string | null, text: string) => {
+      const overlay = new Overlay(await forge.snapshot(REPO, parent));
+      overlay.write('docs/index.md', text);
+      await forge.commit({
+        repository: REPO,
+        branch: BRANCH,
+        parent,
+        expectedHead,
+        changes: await overlay.changes(),
+        message: MESSAGE,
+      });
+    };
+    await mockTarball(BASE);
+    mockWrites();
+    await change((await forge.resolveRef(REPO, 'main'))!, null, '# One\n');
+    requests = [];
+    api()
+      .post(`${REPO_PATH}/git/trees`)
+      .reply(201, { ...fixture('create-tree'), sha: OTHER })
+      .post(`${REPO_PATH}/git/commits`)
+      .reply(201, { ...fixture('create-commit'), sha: HEAD })
+      .patch(`${REPO_PATH}/git/refs/heads%2Fdocwright%2Fjob-1`)
+      .reply(200, { ...fixture('ref'), object: { sha: HEAD, type: 'commit' } })
+      .patch(`${REPO_PATH}/pulls/42`)
+      .reply(200, fixture('pull-request'));
+    const head = (await forge.resolveRef(REPO, BRANCH))!;
+    await change(head, head, '# Two\n');
+    const pullRequest = await forge.ensurePullRequest({
+      repository: REPO,
+      base: 'main',
+      head: BRANCH,
+      title: 'docs: fix',
+      body: 'Body',
+      existing: 'https://github.com/octo-org/docs-site/pull/42',
+    });
+    expect(pullRequest.url).toBe('https://github.com/octo-org/docs-site/pull/42');
+    expect(requests.map((request) => `${request.method} ${request.path.replace(/\?.*/, '')}`)).toEqual([
+      `POST ${REPO_PATH}/git/trees`,
+      `POST ${REPO_PATH}/git/commits`,
+      `PATCH ${REPO_PATH}/git/refs/heads%2Fdocwright%2Fjob-1`,
       `PATCH ${REPO_PATH}/pulls/42`,
     ]);
   });

@@ -73,12 +73,17 @@ export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
         merged: pullRequest.merged ?? false,
       });
     });
-    app.on('push', (context) =>
-      handlePush(deps, {
-        repository: context.payload.repository.full_name,
-        ref: context.payload.ref,
-        defaultBranch: context.payload.repository.default_branch ?? '',
-      }),
-    );
+    app.on('push', (context) => {
+      const { payload } = context;
+      const head = payload.head_commit;
+      return handlePush(deps, {
+        repository: payload.repository.full_name,
+        ref: payload.ref,
+        defaultBranch: payload.repository.default_branch ?? '',
+        // The new head as the push shows it; null when the branch was deleted.
+        head:
+          payload.deleted || !head ? null : { sha: payload.after, tree: head.tree_id, message: head.message },
+      });
+    });
   };
 }

@@ -34,6 +34,9 @@ export interface GitHubAccess {
   forge: GitHubForge;
 }
 
+/** How long a branch head seen (or pushed) stays current without a push saying otherwise. */
+const REMEMBER_REFS_MS = 10 * 60_000;
+
 /** GitHub access when an app or a token is configured; null when docwright runs locally only. */
 export function createGitHubAccess(options: GitHubAccessOptions): GitHubAccess | null {
   const { github, logger, store } = options;
@@ -57,6 +60,8 @@ export function createGitHubAccess(options: GitHubAccessOptions): GitHubAccess |
     octokitFor: (repository) => clients.forRepository(repository),
     auth: appMode ? 'app' : 'token',
     webUrl: github.hosts.webUrl,
+    // Pushes keep remembered branch heads true; without webhooks every run asks GitHub.
+    rememberRefsMs: github.webhookSecret ? REMEMBER_REFS_MS : 0,
   });
   return { probot, clients, forge };
 }
@@ -94,6 +99,7 @@ export function createGitHubBot(
     watcher,
     settings,
     indexes: deps.indexes,
+    heads: access.forge,
     logger,
     host: hostOf(deps.github.hosts),
     webUrl: deps.github.hosts.webUrl,

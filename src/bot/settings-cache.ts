@@ -12,15 +12,16 @@ interface Entry {
 }
 
 /**
- * `.github/docwright.yml` per repository, read through Probot's `context.config` and kept for a
- * few minutes: a push to the default branch (which is where the file is read from) forgets it, so
- * a change applies at once while a busy thread does not re-read the file for every command.
+ * `.github/docwright.yml` per repository (or the fact that there is none), read through Probot's
+ * `context.config` and remembered until a push to the default branch (where the file is read
+ * from) forgets it: a change applies at once, and no command pays for re-reading an unchanged
+ * file. The hour is insurance against a push webhook that never arrived.
  */
 export class SettingsCache {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly ttlMs = 5 * 60_000,
+    private readonly ttlMs = 60 * 60_000,
     private readonly now: () => number = Date.now,
   ) {}
 

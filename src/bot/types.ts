@@ -1,4 +1,5 @@
 import type { JobService } from '../engine/job-service.js';
+import type { PushedHead } from '../forge/github.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import type { JobWatcher } from './job-watcher.js';
@@ -10,6 +11,8 @@ export interface BotDependencies {
   jobs: JobService;
   watcher: JobWatcher;
   settings: SettingsCache;
+  /** Branch heads the GitHub forge remembers: a push tells it the new one. */
+  heads: { pushed(repository: string, branch: string, head: PushedHead | null): void };
   /** The assistant's docs indexes: a push to a base branch makes one stale. */
   indexes: { invalidate(projectId: string): void };
   logger: Logger;

@@ -5,7 +5,9 @@ import { normalizeChanges, planChanges } from './git-change-plan.js';
 import type { TreeEntry } from './git-ls-tree.js';
 import { BoundedCache } from './github-cache.js';
 import { moveBranch, writeTree } from './github-commit.js';
+import { snapshotAfter, SnapshotMemory } from './github-derived-snapshot.js';
 import { GITHUB_COM } from '../github/hosts.js';
+import { parsePullRequestLink } from '../github/pull-request-files.js';
 import { hasStatus } from '../github/request-error.js';
 import type { GitHubClient } from '../github/types.js';
 import { toForgeError, type GitHubAccess, type GitHubAuthKind } from './github-errors.js';
@@ -30,6 +32,23 @@ export interface GitHubForgeOptions {
   maxSnapshotBytes?: number;
   /** Most files a snapshot holds (default 100,000). */
   maxSnapshotFiles?: number;
+  /**
+   * How long a branch head this forge saw (looked up, written, or told by a push) is taken as
+   * current without asking again; 0 (the default) asks every time. Only worth it when push
+   * webhooks arrive, since `pushed()` is what keeps the memory true.
+   */
+  rememberRefsMs?: number;
+  now?: () => number;
+}
+
+/** Bytes of snapshots kept in memory for the next run on the same commit or its child. */
+const KEPT_SNAPSHOT_BYTES = 128_000_000;
+
+/** What a push webhook says about a branch's new head. */
+export interface PushedHead {
+  sha: string;
+  tree: string;
+  message: string;
 }
 
 interface KnownCommit {
@@ -49,10 +68,28 @@ export class GitHubForge implements Forge {
   private readonly webUrl: string;
   private readonly commits = new BoundedCache<string, KnownCommit>(512);
   private readonly snapshots = new BoundedCache<string, readonly TreeEntry[]>(8);
+  private readonly keptSnapshots = new SnapshotMemory(KEPT_SNAPSHOT_BYTES);
+  private readonly heads = new BoundedCache<string, { sha: string; at: number }>(1024);
+  private readonly now: () => number;
 
   constructor(private readonly options: GitHubForgeOptions) {
     this.auth = options.auth ?? 'app';
     this.webUrl = (options.webUrl ?? GITHUB_COM.webUrl).replace(/\/+$/, '');
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * A push webhook moved (or deleted, `head` null) a branch: its head, tree and message are known
+   * without a request, and whatever was remembered before is stale.
+   */
+  pushed(repository: string, branch: string, head: PushedHead | null): void {
+    const name = this.nameOf(repository);
+    if (head === null) {
+      this.heads.set(refKey(name, branch), { sha: '', at: 0 });
+      return;
+    }
+    this.commits.set(cacheKey(name, head.sha), { message: head.message, tree: head.tree });
+    this.rememberHead(name, branch, head.sha);
   }
 
   /**
@@ -65,6 +102,8 @@ export class GitHubForge implements Forge {
   async resolveRef(repository: string, ref: string): Promise<string | null> {
     const name = this.nameOf(repository);
     if (ref === '' || ref.includes('\0')) return null;
+    const remembered = this.rememberedHead(name, ref);
+    if (remembered !== null) return remembered;
     const client = await this.options.octokitFor(repository);
     try {
       const { data } = await client.rest.repos.getCommit({ ...name, ref, per_page: 1 });
@@ -72,6 +111,7 @@ export class GitHubForge implements Forge {
         message: data.commit.message,
         tree: data.commit.tree.sha,
       });
+      if (!OBJECT_ID.test(ref)) this.rememberHead(name, ref, data.sha);
       return data.sha;
     } catch (error) {
       if (hasStatus(error, 409, 422)) return null;
@@ -92,6 +132,8 @@ export class GitHubForge implements Forge {
   async snapshot(repository: string, commit: string): Promise<GitHubSnapshot> {
     const name = this.nameOf(repository);
     const sha = await this.requireCommit(repository, commit);
+    const kept = this.keptSnapshots.get(cacheKey(name, sha));
+    if (kept !== undefined) return kept;
     const client = await this.options.octokitFor(repository);
     let body: Readable;
     try {
@@ -115,6 +157,7 @@ export class GitHubForge implements Forge {
       `${repository} at ${sha.slice(0, 12)}`,
     );
     this.snapshots.set(cacheKey(name, sha), snapshot.entries);
+    this.keptSnapshots.keep(cacheKey(name, sha), snapshot);
     return snapshot;
   }
 
@@ -146,23 +189,36 @@ export class GitHubForge implements Forge {
         tree,
         parents: [parent],
       });
-      await moveBranch(client, name, branch, data.sha, expectedHead, () =>
-        this.resolveRef(repository, branch),
-      );
+      await moveBranch(client, name, branch, data.sha, expectedHead, () => {
+        // The remembered head was wrong: ask GitHub, and let the retry ask again too.
+        this.heads.set(refKey(name, branch), { sha: '', at: 0 });
+        return this.resolveRef(repository, branch);
+      });
       this.commits.set(cacheKey(name, data.sha), { message: request.message, tree });
+      this.rememberHead(name, branch, data.sha);
+      await this.keepSnapshotAfter(name, parent, data.sha, planned);
       return { sha: data.sha, message: request.message.replace(/\n$/, '') };
     } catch (error) {
       throw this.failure(error, repository, 'push');
     }
   }
 
-  /** Creates the pull request, or finds and updates the open one of `head`; one request when new. */
+  /**
+   * Creates the pull request, or finds and updates the open one of `head`; one request when new,
+   * and one when the job already knows its pull request.
+   */
   async ensurePullRequest(request: PullRequestRequest): Promise<{ url: string }> {
-    const { repository, ...pullRequest } = request;
+    const { repository, existing, ...pullRequest } = request;
     const name = this.nameOf(repository);
+    // The job's own earlier link names the pull request: one update instead of create, find, update.
+    const known = existing ? parsePullRequestLink(existing, this.webUrl) : null;
+    const knownNumber =
+      known && `${known.owner}/${known.repo}`.toLowerCase() === `${name.owner}/${name.repo}`.toLowerCase()
+        ? known.number
+        : null;
     const client = await this.options.octokitFor(repository);
     try {
-      const { url } = await ensurePullRequest(client, name, pullRequest);
+      const { url } = await ensurePullRequest(client, name, { ...pullRequest, knownNumber });
       return { url };
     } catch (error) {
       throw this.failure(error, repository, 'pull-request');
@@ -172,6 +228,30 @@ export class GitHubForge implements Forge {
   repositoryUrl(repository: string): string {
     const { owner, repo } = this.nameOf(repository);
     return `${this.webUrl}/${owner}/${repo}`;
+  }
+
+  private rememberHead(name: RepositoryName, branch: string, sha: string): void {
+    if ((this.options.rememberRefsMs ?? 0) > 0) this.heads.set(refKey(name, branch), { sha, at: this.now() });
+  }
+
+  private rememberedHead(name: RepositoryName, ref: string): string | null {
+    const remembered = this.heads.get(refKey(name, ref));
+    const fresh = remembered && this.now() - remembered.at < (this.options.rememberRefsMs ?? 0);
+    return fresh && remembered.sha !== '' ? remembered.sha : null;
+  }
+
+  /** The new commit's files, when its parent's are still in memory: the next run reads them there. */
+  private async keepSnapshotAfter(
+    name: RepositoryName,
+    parent: string,
+    commit: string,
+    planned: Parameters<typeof snapshotAfter>[2],
+  ): Promise<void> {
+    const before = this.keptSnapshots.get(cacheKey(name, parent));
+    if (before === undefined) return;
+    const after = await snapshotAfter(before, commit, planned);
+    this.snapshots.set(cacheKey(name, commit), after.entries);
+    this.keptSnapshots.keep(cacheKey(name, commit), after);
   }
 
   private nameOf(repository: string): RepositoryName {
@@ -250,6 +330,11 @@ export class GitHubForge implements Forge {
 /** One key per repository however it was spelled (`owner/repo` or its web address). */
 function cacheKey({ owner, repo }: RepositoryName, sha: string): string {
   return `${owner}/${repo}@${sha}`.toLowerCase();
+}
+
+/** A branch of a repository, however the repository was spelled. */
+function refKey({ owner, repo }: RepositoryName, branch: string): string {
+  return `${owner}/${repo}`.toLowerCase() + `\0${branch.replace(/^refs\/heads\//, '')}`;
 }
 
 function isEntryType(type: string | undefined): type is TreeEntry['type'] {

@@ -45,6 +45,8 @@ export interface PullRequestRequest {
   head: string;
   title: string;
   body: string;
+  /** The page of the pull request this head already has (the job's `prLink`), if known: updated, not looked for. */
+  existing?: string | null;
 }
 
 export interface Forge {
