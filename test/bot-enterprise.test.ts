@@ -70,7 +70,7 @@ async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; child: Chil
   });
   children.push(child);
   await new Promise<void>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       if (line.startsWith('docwright is serving on')) resolve();
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
