@@ -18,6 +18,7 @@ const PULL_REQUEST_FOLLOW_UP = '/docs replace "Acme Cloud" with "Acme Platform"'
 function stepOf(call: Call, branch: string): string {
   const path = decodeURIComponent(call.path.replace(/^api\.github\.com\/repos\/[^/]+\/[^/]+/, ''));
   if (call.path.includes('/access_tokens')) return 'installation token (app auth)';
+  if (call.path.endsWith('/graphql')) return 'settings and default branch head (one GraphQL query)';
   if (path.startsWith('/contents/')) return 'settings (.github/docwright.yml)';
   if (path.includes('/permission')) return 'permission of the commenter';
   if (path.endsWith('/reactions')) return '👀 reaction';

@@ -654,7 +654,7 @@ describe('request count of a single-file job (the calls run-job.ts makes)', () =
       octokitFor: () => Promise.resolve(plainOctokit()),
       rememberRefsMs: 60_000,
     });
-    forge.pushed(REPO, 'main', { sha: BASE, tree: fixture('get-commit').commit.tree.sha, message: 'init' });
+    forge.sawHead(REPO, 'main', { sha: BASE, tree: fixture('get-commit').commit.tree.sha, message: 'init' });
     const change = async (parent: string, expectedHead: string | null, text: string) => {
       const overlay = new Overlay(await forge.snapshot(REPO, parent));
       overlay.write('docs/index.md', text);

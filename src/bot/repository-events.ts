@@ -1,5 +1,5 @@
 import { findJobMarker } from '../github/index.js';
-import type { PushedHead } from '../forge/github.js';
+import type { BranchHead } from '../github/repository-start.js';
 import type { JobRow, ProjectRow } from '../store/index.js';
 import { headIsJobBranch, type PullRequestHead } from './job-pull-request.js';
 import type { BotDependencies } from './types.js';
@@ -68,12 +68,12 @@ async function jobOfPullRequest(
  */
 export async function handlePush(
   deps: BotDependencies,
-  push: { repository: string; ref: string; defaultBranch: string; head: PushedHead | null },
+  push: { repository: string; ref: string; defaultBranch: string; head: BranchHead | null },
 ): Promise<void> {
   const branch = push.ref.startsWith('refs/heads/') ? push.ref.slice('refs/heads/'.length) : null;
   if (branch === null) return;
   // The forge takes the branch's new head from the push instead of asking for it on the next run.
-  deps.heads.pushed(push.repository, branch, push.head);
+  deps.heads.sawHead(push.repository, branch, push.head);
   if (branch === push.defaultBranch) deps.settings.invalidate(push.repository);
   const project = await deps.store.bot.findProject(deps.host, push.repository);
   if (project && !project.disabled_at && project.base_ref === branch) {

@@ -1,5 +1,5 @@
 import type { JobService } from '../engine/job-service.js';
-import type { PushedHead } from '../forge/github.js';
+import type { BranchHead } from '../github/repository-start.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import type { JobWatcher } from './job-watcher.js';
@@ -11,8 +11,8 @@ export interface BotDependencies {
   jobs: JobService;
   watcher: JobWatcher;
   settings: SettingsCache;
-  /** Branch heads the GitHub forge remembers: a push tells it the new one. */
-  heads: { pushed(repository: string, branch: string, head: PushedHead | null): void };
+  /** Branch heads the GitHub forge remembers: a push, or a fresh read, tells it the new one. */
+  heads: { sawHead(repository: string, branch: string, head: BranchHead | null): void };
   /** The assistant's docs indexes: a push to a base branch makes one stale. */
   indexes: { invalidate(projectId: string): void };
   logger: Logger;

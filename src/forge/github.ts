@@ -9,6 +9,7 @@ import { snapshotAfter, SnapshotMemory } from './github-derived-snapshot.js';
 import { GITHUB_COM } from '../github/hosts.js';
 import { parsePullRequestLink } from '../github/pull-request-files.js';
 import { hasStatus } from '../github/request-error.js';
+import type { BranchHead } from '../github/repository-start.js';
 import type { GitHubClient } from '../github/types.js';
 import { toForgeError, type GitHubAccess, type GitHubAuthKind } from './github-errors.js';
 import { ensurePullRequest } from './github-pull-request.js';
@@ -44,13 +45,6 @@ export interface GitHubForgeOptions {
 /** Bytes of snapshots kept in memory for the next run on the same commit or its child. */
 const KEPT_SNAPSHOT_BYTES = 128_000_000;
 
-/** What a push webhook says about a branch's new head. */
-export interface PushedHead {
-  sha: string;
-  tree: string;
-  message: string;
-}
-
 interface KnownCommit {
   message: string;
   tree: string;
@@ -79,10 +73,10 @@ export class GitHubForge implements Forge {
   }
 
   /**
-   * A push webhook moved (or deleted, `head` null) a branch: its head, tree and message are known
-   * without a request, and whatever was remembered before is stale.
+   * A push webhook, or a read made a moment ago, says where a branch is (`head` null: deleted):
+   * its head, tree and message are known without a request, and what was remembered is stale.
    */
-  pushed(repository: string, branch: string, head: PushedHead | null): void {
+  sawHead(repository: string, branch: string, head: BranchHead | null): void {
     const name = this.nameOf(repository);
     if (head === null) {
       this.heads.set(refKey(name, branch), { sha: '', at: 0 });
