@@ -18,7 +18,11 @@ const PULL_REQUEST_FOLLOW_UP = '/docs replace "Acme Cloud" with "Acme Platform"'
 function stepOf(call: Call, branch: string): string {
   const path = decodeURIComponent(call.path.replace(/^api\.github\.com\/repos\/[^/]+\/[^/]+/, ''));
   if (call.path.includes('/access_tokens')) return 'installation token (app auth)';
-  if (call.path.endsWith('/graphql')) return 'settings and default branch head (one GraphQL query)';
+  if (call.path.endsWith('/graphql')) {
+    return String(call.body?.query).includes('docwrightAcknowledge')
+      ? '👀 reaction + status comment: working (one GraphQL mutation)'
+      : 'settings file, its fallback and the default branch head (one GraphQL query)';
+  }
   if (path.startsWith('/contents/')) return 'settings (.github/docwright.yml)';
   if (path.includes('/permission')) return 'permission of the commenter';
   if (path.endsWith('/reactions')) return '👀 reaction';
@@ -124,7 +128,7 @@ function render(cases: Case[]): string {
     '',
     ...verdict.map((line) => `- ${line}`),
     '',
-    "A run skips the job-branch lookup on a new job's first attempt (nothing of it can have landed) and after its own commit. What the first command after a start pays on top is cached: the installation token for an hour, the settings file for five minutes (two requests when it is absent, because Probot also looks in the owner's `.github` repository). Commenters whose association is OWNER skip the permission lookup.",
+    'What a command cannot do without, and why: the installation token (app auth; Probot keeps it for an hour), the permission lookup (only an OWNER association is known from the payload), the 👀 reaction and the first status comment (one GraphQL mutation when the thread has no status comment yet), the archive of the base commit (the agent reads the files), the tree, commit and ref of the Git Data API (the commit), the pull request (opened, or updated in one request when the job knows its number) and the final status comment (one per thread of the job). What is remembered between commands: the settings file and its absence until a push to the default branch (an hour at most), branch heads until a push moves them (ten minutes at most; the head read with the settings is the fresh base of the first run), the archive of a commit the forge read or wrote (128 MB at most, so a follow-up starts from its own last commit without a download), and the pull request of a job (its `prLink`). A follow-up in the same issue edits its existing status comment, so its reaction goes alone.',
   ].join('\n');
 }
 
