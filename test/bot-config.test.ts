@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentPrompt } from '../src/bot/replies.js';
-import { DEFAULT_SETTINGS, parseSettings } from '../src/bot/settings.js';
+import { DEFAULT_SETTINGS, parseSettings } from '../src/github/settings.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { PRIVATE_KEY } from './fixtures/bot/harness.js';
 

@@ -7,8 +7,8 @@ import {
   createServerWithFrontDoor,
   createWebhookMiddleware,
   type FrontDoorOptions,
-} from '../src/bot/front-door.js';
-import { lazySetupHandler } from '../src/bot/probot-setup.js';
+} from '../src/github/front-door.js';
+import { lazySetupHandler } from '../src/github/probot-setup.js';
 import { addProject } from '../src/cli/local-commands.js';
 import { findJobMarker } from '../src/github/index.js';
 import { silentLogger } from '../src/logger.js';

@@ -7,13 +7,13 @@ import { createOctokit } from '../github/octokit.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import { createDocwrightApp } from './app.js';
-import { RepositoryClients, type RepositoryClient } from './github-clients.js';
-import { JobWatcher } from './job-watcher.js';
-import { createBotProbot } from './probot.js';
-import { SettingsCache } from './settings-cache.js';
+import { RepositoryClients, type RepositoryClient } from '../github/repository-clients.js';
+import { JobWatcher } from '../github/job-watcher.js';
+import { createBotProbot } from '../github/probot.js';
+import { SettingsCache } from '../github/settings-cache.js';
 
-export { createPullRequestBody } from './pull-request-body.js';
-export type { RepositoryClient } from './github-clients.js';
+export { createPullRequestBody } from '../github/pull-request-body.js';
+export type { RepositoryClient } from '../github/repository-clients.js';
 
 export interface GitHubAccessOptions {
   github: GitHubConfig;

@@ -1,8 +1,8 @@
 import type { ProjectRow } from '../store/index.js';
 import { readRepositoryStart, type GraphqlClient, type RepositoryStart } from '../github/repository-start.js';
-import type { RepositoryClient } from './github-clients.js';
-import type { ConfigReader } from './settings-cache.js';
-import { SettingsError, type RepositorySettings } from './settings.js';
+import type { RepositoryClient } from '../github/repository-clients.js';
+import type { ConfigReader } from '../github/settings-cache.js';
+import { SettingsError, type RepositorySettings } from '../github/settings.js';
 import type { BotDependencies } from './types.js';
 
 /** Where an event happened: enough to find or create the repository's project. */

@@ -1,4 +1,4 @@
-import { jobMarker, neutralizeMarkers } from '../github/index.js';
+import { jobMarker, neutralizeMarkers } from './index.js';
 import type { JobRow, Store } from '../store/index.js';
 
 /** Longest request quoted in the description; the thread has all of it. */
