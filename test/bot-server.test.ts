@@ -124,6 +124,23 @@ describe('the webhook path of serve', () => {
       delete process.env.NO_SMEE_SETUP;
     }
   });
+
+  it('registers the app on the Enterprise Server of GHE_HOST, as Probot’s own setup flow does', async () => {
+    t = await startBotHarness({ load: false });
+    // Probot's setup flow reads these from the process environment itself, as `probot run` does.
+    Object.assign(process.env, { NO_SMEE_SETUP: 'true', GHE_HOST: 'ghe.example.com', GHE_PROTOCOL: 'http' });
+    try {
+      const setup = lazySetupHandler({ host: '127.0.0.1', port: 0, logger: silentLogger });
+      const url = await listen(t, { setup });
+      const html = await (await fetch(`${url}/probot`)).text();
+      expect(html).toContain('http://ghe.example.com/settings/apps/new');
+      expect(html).not.toContain('https://github.com/settings/apps/new');
+    } finally {
+      delete process.env.NO_SMEE_SETUP;
+      delete process.env.GHE_HOST;
+      delete process.env.GHE_PROTOCOL;
+    }
+  });
 });
 
 describe('token mode', () => {
