@@ -59,6 +59,16 @@ describe('GitHub failing', () => {
     expect(t.github.pendingFaults()).toEqual([]);
   });
 
+  it('reacts and posts the status comment apart when the one mutation for both is refused', async () => {
+    const t = await harness();
+    t.github.acceptsMutations = false;
+    const job = await command(t);
+    expect(job.status).toBe('completed');
+    expect(t.github.reactions).toEqual([expect.objectContaining({ kind: 'issues', content: 'eyes' })]);
+    expect(count(t, 'POST', /\/issues\/12\/comments$/)).toBe(1);
+    expect(t.github.comments.filter((comment) => findJobMarker(comment.body))).toHaveLength(1);
+  });
+
   it('finds the pull request that already exists when its creation answer was lost', async () => {
     const t = await harness();
     // GitHub opens the pull request but the answer never arrives; the retry hears "already exists".
