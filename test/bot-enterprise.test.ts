@@ -9,6 +9,7 @@ import { sign } from '@octokit/webhooks-methods';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SAMPLE_DOCS_DIR } from '../src/demo.js';
 import { findJobMarker } from '../src/github/index.js';
+import { BareGit } from './fixtures/bot/bare-git.js';
 import { FakeGit } from './fixtures/bot/fake-git.js';
 import { FakeGitHub } from './fixtures/bot/fake-github.js';
 import { serveGitHubStandIn, type GitHubStandIn } from './fixtures/bot/github-stand-in.js';
@@ -28,12 +29,15 @@ const PRIVATE_KEY = generateKeyPairSync('rsa', {
 }).privateKey;
 
 let github: FakeGitHub;
+let bare: BareGit;
 let standIn: GitHubStandIn;
 let dataDir: string;
 const children: ChildProcess[] = [];
 
 beforeEach(async () => {
-  github = new FakeGitHub(REPOSITORY, FakeGit.readFolder(SAMPLE_DOCS_DIR));
+  // A real bare repository behind the stand-in's Git Data API: what docwright writes is git's.
+  bare = new BareGit(FakeGit.readFolder(SAMPLE_DOCS_DIR), 'main');
+  github = new FakeGitHub(REPOSITORY, bare);
   github.permissions.set('maintainer', 'write');
   standIn = await serveGitHubStandIn(github);
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-ghe-'));
@@ -42,6 +46,7 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
   await standIn.close();
+  bare.dispose();
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
@@ -110,8 +115,11 @@ const statusComment = () =>
 /** Everything the command produced, all on the Enterprise host. */
 function expectPullRequestOnTheStandIn() {
   const pull = github.pulls[0]!;
-  expect(github.git.resolve(pull.head)).toBeDefined();
   expect(github.changedFiles(pull).length).toBeGreaterThan(0);
+  // The branch and its commit, as git sees them: one commit on top of main, with the run's trailers.
+  expect(bare.git(['rev-list', '--count', `main..${pull.head}`])).toBe('1');
+  expect(bare.git(['log', '-1', '--format=%B', pull.head])).toMatch(/Docwright-Job: \S+\nDocwright-Run: \S+/);
+  expect(bare.git(['diff', '--name-only', 'main', pull.head]).split('\n')).toEqual(github.changedFiles(pull));
   const link = `${standIn.webUrl}/${REPOSITORY}/pull/${pull.number}`;
   const status = statusComment()!;
   expect(status.body).toContain(`Pull request ready:** ${link}`);
