@@ -5,6 +5,7 @@ import { normalizeChanges, planChanges } from './git-change-plan.js';
 import type { TreeEntry } from './git-ls-tree.js';
 import { BoundedCache } from './github-cache.js';
 import { moveBranch, writeTree } from './github-commit.js';
+import { BranchHeads } from './github-heads.js';
 import { snapshotAfter, SnapshotMemory } from './github-derived-snapshot.js';
 import { GITHUB_COM } from '../github/hosts.js';
 import { parsePullRequestLink } from '../github/pull-request-files.js';
@@ -63,13 +64,12 @@ export class GitHubForge implements Forge {
   private readonly commits = new BoundedCache<string, KnownCommit>(512);
   private readonly snapshots = new BoundedCache<string, readonly TreeEntry[]>(8);
   private readonly keptSnapshots = new SnapshotMemory(KEPT_SNAPSHOT_BYTES);
-  private readonly heads = new BoundedCache<string, { sha: string; at: number }>(1024);
-  private readonly now: () => number;
+  private readonly heads: BranchHeads;
 
   constructor(private readonly options: GitHubForgeOptions) {
     this.auth = options.auth ?? 'app';
     this.webUrl = (options.webUrl ?? GITHUB_COM.webUrl).replace(/\/+$/, '');
-    this.now = options.now ?? Date.now;
+    this.heads = new BranchHeads(options.rememberRefsMs ?? 0, options.now ?? Date.now);
   }
 
   /**
@@ -79,11 +79,11 @@ export class GitHubForge implements Forge {
   sawHead(repository: string, branch: string, head: BranchHead | null): void {
     const name = this.nameOf(repository);
     if (head === null) {
-      this.heads.set(refKey(name, branch), { sha: '', at: 0 });
+      this.heads.forget(name, branch);
       return;
     }
     this.commits.set(cacheKey(name, head.sha), { message: head.message, tree: head.tree });
-    this.rememberHead(name, branch, head.sha);
+    this.heads.remember(name, branch, head.sha);
   }
 
   /**
@@ -96,7 +96,7 @@ export class GitHubForge implements Forge {
   async resolveRef(repository: string, ref: string): Promise<string | null> {
     const name = this.nameOf(repository);
     if (ref === '' || ref.includes('\0')) return null;
-    const remembered = this.rememberedHead(name, ref);
+    const remembered = this.heads.current(name, ref);
     if (remembered !== null) return remembered;
     const client = await this.options.octokitFor(repository);
     try {
@@ -105,7 +105,7 @@ export class GitHubForge implements Forge {
         message: data.commit.message,
         tree: data.commit.tree.sha,
       });
-      if (!OBJECT_ID.test(ref)) this.rememberHead(name, ref, data.sha);
+      if (!OBJECT_ID.test(ref)) this.heads.remember(name, ref, data.sha);
       return data.sha;
     } catch (error) {
       if (hasStatus(error, 409, 422)) return null;
@@ -185,11 +185,11 @@ export class GitHubForge implements Forge {
       });
       await moveBranch(client, name, branch, data.sha, expectedHead, () => {
         // The remembered head was wrong: ask GitHub, and let the retry ask again too.
-        this.heads.set(refKey(name, branch), { sha: '', at: 0 });
+        this.heads.forget(name, branch);
         return this.resolveRef(repository, branch);
       });
       this.commits.set(cacheKey(name, data.sha), { message: request.message, tree });
-      this.rememberHead(name, branch, data.sha);
+      this.heads.remember(name, branch, data.sha);
       await this.keepSnapshotAfter(name, parent, data.sha, planned);
       return { sha: data.sha, message: request.message.replace(/\n$/, '') };
     } catch (error) {
@@ -222,16 +222,6 @@ export class GitHubForge implements Forge {
   repositoryUrl(repository: string): string {
     const { owner, repo } = this.nameOf(repository);
     return `${this.webUrl}/${owner}/${repo}`;
-  }
-
-  private rememberHead(name: RepositoryName, branch: string, sha: string): void {
-    if ((this.options.rememberRefsMs ?? 0) > 0) this.heads.set(refKey(name, branch), { sha, at: this.now() });
-  }
-
-  private rememberedHead(name: RepositoryName, ref: string): string | null {
-    const remembered = this.heads.get(refKey(name, ref));
-    const fresh = remembered && this.now() - remembered.at < (this.options.rememberRefsMs ?? 0);
-    return fresh && remembered.sha !== '' ? remembered.sha : null;
   }
 
   /** The new commit's files, when its parent's are still in memory: the next run reads them there. */
@@ -324,11 +314,6 @@ export class GitHubForge implements Forge {
 /** One key per repository however it was spelled (`owner/repo` or its web address). */
 function cacheKey({ owner, repo }: RepositoryName, sha: string): string {
   return `${owner}/${repo}@${sha}`.toLowerCase();
-}
-
-/** A branch of a repository, however the repository was spelled. */
-function refKey({ owner, repo }: RepositoryName, branch: string): string {
-  return `${owner}/${repo}`.toLowerCase() + `\0${branch.replace(/^refs\/heads\//, '')}`;
 }
 
 function isEntryType(type: string | undefined): type is TreeEntry['type'] {
