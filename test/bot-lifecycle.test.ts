@@ -159,6 +159,48 @@ describe('pull requests and pushes', () => {
   });
 });
 
+describe('branch heads from pushes', () => {
+  it('starts the next job from the new head of main (pushed, then read with the settings) without a REST lookup', async () => {
+    await startJob();
+    // Someone pushes to main: a new commit with one more page.
+    const parent = t.github.git.resolve('main')!;
+    const files = t.github.git.filesAt(parent);
+    files.set('changelog.md', Buffer.from('# Changelog\n'));
+    const tree = t.github.git.writeTree(files);
+    const pushed = t.github.git.writeCommit({ tree, message: 'Add a changelog\n', parents: [parent] });
+    t.github.git.refs.set('main', pushed);
+    await t.receive(
+      'push',
+      examplePayload('push', undefined, (payload) => {
+        patchRepository(payload);
+        payload.ref = 'refs/heads/main';
+        payload.before = parent;
+        payload.after = pushed;
+        payload.head_commit = {
+          ...payload.head_commit,
+          id: pushed,
+          tree_id: tree,
+          message: 'Add a changelog\n',
+        };
+      }),
+    );
+    const before = t.github.apiCalls().length;
+    const job = await startJob(13);
+    expect(job.status).toBe('completed');
+    const asked = t.github
+      .apiCalls()
+      .slice(before)
+      .map((call) => `${call.method} ${call.path}`);
+    // The settings query (again: the push touched the default branch, whose head it reads too) and
+    // the reaction-and-status mutation; no branch lookup.
+    expect(asked.filter((call) => call.endsWith('/graphql'))).toHaveLength(2);
+    expect(asked.some((call) => call.includes('/commits/main'))).toBe(false);
+    const pull = t.github.pulls.find((candidate) => candidate.head === job.branch)!;
+    expect(pull.baseCommit).toBe(pushed);
+    expect(t.github.fileAt(job.branch, 'changelog.md')).toBe('# Changelog\n');
+  });
+});
+
 describe('repository settings', () => {
   it('uses the configured command, docs root, base branch, permission and branch prefix', async () => {
     t.github.settingsFiles.set(
