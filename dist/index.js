@@ -29904,7 +29904,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2883);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1374);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -29913,7 +29913,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2883:
+/***/ 1374:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42659,364 +42659,6 @@ const enc = encodeURIComponent;
 
 
 
-;// CONCATENATED MODULE: ./src/action/action-error.ts
-/** A failure the Action explains in one sentence: shown as the step's error, never with a stack. */
-class ActionError extends Error {
-    name = 'ActionError';
-}
-
-;// CONCATENATED MODULE: ./src/action/describe-error.ts
-
-
-/**
- * Turns any failure into the one sentence the step fails with (issue 5: 401/403/404/429 each
- * explained). The server's own message is kept, since it names the field or the job; secrets never
- * reach it (the server does not echo keys, and Octokit redacts its authorization header).
- */
-function describeError(error, context) {
-    if (error instanceof ActionError)
-        return error.message;
-    if (error instanceof ApiError)
-        return describeApiError(error, context);
-    if (error instanceof ApiTimeoutError)
-        return `The docwright server at ${context.baseUrl} did not answer in time (${error.message}), even after retries.`;
-    if (error instanceof Error && error.name === 'ZodError')
-        return `The server at ${context.baseUrl} answered with something that is not a docwright job; check that \`base-url\` points at a docwright server.`;
-    const github = gitHubStatus(error);
-    if (github)
-        return describeGitHubError(github);
-    if (error instanceof TypeError)
-        return `Could not reach the docwright server at ${context.baseUrl}: ${causeOf(error)}. Check \`base-url\` and that the server is reachable from the runner.`;
-    return `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-}
-function describeApiError(error, { baseUrl, projectId }) {
-    const said = `(the server said: ${error.message})`;
-    switch (error.status) {
-        case 400:
-            return `The docwright server rejected the request as invalid ${said}.`;
-        case 401:
-            return `The docwright server did not accept the API key (401) ${said}. Check that the \`api-key\` secret holds an admin key (svc_…) issued by ${baseUrl}.`;
-        case 403:
-            return `The API key is not allowed to use project "${projectId}" (403) ${said}. Admin keys work only on the agent endpoints of their own project: check \`project-id\` and \`api-key\`.`;
-        case 404:
-            return `Not found (404) ${said}. Check \`project-id\`, \`job-id\` and that \`base-url\` points at a docwright server.`;
-        case 409:
-            return `The server refused the follow-up (409) ${said}. An archived job takes no more messages: start a new one.`;
-        case 413:
-            return `The instruction is too large for the server (413) ${said}.`;
-        case 429:
-            return `The server's rate limit for project "${projectId}" was reached (429) and retrying did not help ${said}${error.retryAfterSeconds ? `; it asked to wait ${error.retryAfterSeconds} seconds` : ''}. Jobs and follow-ups are limited per project per hour: try again later.`;
-        default:
-            return error.status >= 500
-                ? `The docwright server failed (${error.status}) ${said}. Reads are retried; a create or follow-up is not (it may have been made), so check the job list before running the step again.`
-                : `The docwright server refused the request (${error.status}) ${said}.`;
-    }
-}
-/** Octokit's RequestError, recognised by shape so the helpers need not import it. */
-function gitHubStatus(error) {
-    if (!(error instanceof Error) || !('status' in error) || !('request' in error))
-        return null;
-    const request = error.request;
-    if (typeof error.status !== 'number' || typeof request?.method !== 'string')
-        return null;
-    return { status: error.status, message: error.message, method: request.method, url: String(request.url) };
-}
-function describeGitHubError(failure) {
-    const path = failure.url.replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
-    const request = `${failure.method} ${path}`;
-    if (failure.status === 401 || failure.status === 403)
-        return `GitHub refused ${request} (${failure.status}: ${failure.message}). Give the workflow \`permissions: issues: write, pull-requests: write\`, or pass a \`github-token\` that has them.`;
-    return `GitHub answered ${request} with ${failure.status}: ${failure.message}.`;
-}
-function causeOf(error) {
-    const cause = error.cause;
-    if (cause instanceof Error)
-        return cause.message;
-    return error.message;
-}
-
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./src/action/environment.ts
-
-
-/** Reads the runner's variables from `env` (passed in: main.ts is the only reader of process.env). */
-function readRunnerEnvironment(env) {
-    const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
-    const repository = env.GITHUB_REPOSITORY;
-    const runId = env.GITHUB_RUN_ID;
-    return {
-        eventName: env.GITHUB_EVENT_NAME ?? '',
-        eventPath: env.GITHUB_EVENT_PATH || null,
-        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
-        serverUrl,
-        runUrl: repository && runId ? `${serverUrl}/${repository}/actions/runs/${runId}` : undefined,
-    };
-}
-/** The event payload the runner wrote to `GITHUB_EVENT_PATH` (empty outside a runner). */
-async function readEventPayload(path) {
-    if (!path)
-        return {};
-    try {
-        return JSON.parse(await (0,promises_namespaceObject.readFile)(path, 'utf8'));
-    }
-    catch (error) {
-        throw new ActionError(`Could not read the event payload at ${path}: ${error instanceof Error ? error.message : String(error)}.`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/action/event.ts
-
-
-// Only the fields the Action reads; GitHub's payloads carry many more (webhook payload schemas).
-const User = object({ login: schemas_string(), type: schemas_string() });
-const Comment = object({ id: schemas_number(), body: schemas_string().nullable(), user: User.nullable() });
-const Repository = object({ name: schemas_string(), owner: object({ login: schemas_string() }) });
-const IssueCommentPayload = object({
-    action: schemas_string(),
-    comment: Comment,
-    issue: object({
-        number: schemas_number(),
-        body: schemas_string().nullable().optional(),
-        user: User,
-        pull_request: object({}).nullable().optional(),
-    }),
-    repository: Repository,
-});
-const ReviewCommentPayload = object({
-    action: schemas_string(),
-    comment: Comment,
-    pull_request: object({ number: schemas_number(), body: schemas_string().nullable(), user: User }),
-    repository: Repository,
-});
-/** Reads the event that started the workflow from its name and payload (`GITHUB_EVENT_PATH`). */
-function parseEvent(eventName, payload) {
-    if (eventName === 'issue_comment') {
-        const event = event_parse(IssueCommentPayload, payload, eventName);
-        const isPullRequest = event.issue.pull_request != null;
-        return commentEvent(eventName, event, 'issue', {
-            number: event.issue.number,
-            isPullRequest,
-            pullRequest: isPullRequest ? { body: event.issue.body ?? null, author: event.issue.user } : null,
-        });
-    }
-    if (eventName === 'pull_request_review_comment') {
-        const event = event_parse(ReviewCommentPayload, payload, eventName);
-        return commentEvent(eventName, event, 'review', {
-            number: event.pull_request.number,
-            isPullRequest: true,
-            pullRequest: { body: event.pull_request.body, author: event.pull_request.user },
-        });
-    }
-    return { kind: 'prompt', eventName };
-}
-function commentEvent(eventName, event, kind, target) {
-    return {
-        kind: 'comment',
-        eventName,
-        action: event.action,
-        comment: { id: event.comment.id, kind, body: event.comment.body ?? '', author: event.comment.user },
-        thread: {
-            owner: event.repository.owner.login,
-            repo: event.repository.name,
-            number: target.number,
-            isPullRequest: target.isPullRequest,
-        },
-        pullRequest: target.pullRequest,
-    };
-}
-function event_parse(schema, payload, eventName) {
-    const result = schema.safeParse(payload);
-    if (result.success)
-        return result.data;
-    const field = result.error.issues[0]?.path.join('.') || 'the payload';
-    throw new ActionError(`The ${eventName} event payload is not what GitHub sends: ${field} is missing or wrong.`);
-}
-
-;// CONCATENATED MODULE: ./src/github/slash-command.ts
-/** The command the Action and the app answer to unless configured otherwise. */
-const DEFAULT_COMMAND = '/docs';
-/**
- * Reads a slash command from a comment body. Only the first line can hold the command (so a quoted
- * or mentioned `/docs` further down never triggers work); the rest of that line and every later line
- * belong to the instruction. The command matches case-insensitively, like the `startsWith` filter
- * of a workflow's `if:`, and must be followed by whitespace or the end of the line (`/docsy` is not
- * `/docs`). Returns null when the comment is not a command.
- */
-function parseSlashCommand(body, command = DEFAULT_COMMAND) {
-    const text = body.replace(/\r\n?/g, '\n').trimStart();
-    const newline = text.indexOf('\n');
-    const firstLine = newline === -1 ? text : text.slice(0, newline);
-    const name = command.trim();
-    if (name === '' || firstLine.slice(0, name.length).toLowerCase() !== name.toLowerCase())
-        return null;
-    const rest = text.slice(name.length);
-    if (rest !== '' && !/^\s/.test(rest))
-        return null;
-    return { command: name, instruction: rest.trim() };
-}
-
-;// CONCATENATED MODULE: ./src/github/bots.ts
-/** Whether a user is a bot: GitHub Apps have type `Bot` and a `[bot]` suffix. */
-function isBot(user) {
-    return user.type === 'Bot' || user.login.toLowerCase().endsWith('[bot]');
-}
-/**
- * Reads an allow list of bots: logins separated by commas or new lines, with or without the
- * `[bot]` suffix (`renovate` and `renovate[bot]` are the same bot), or `*` for all of them.
- */
-function parseAllowedBots(text) {
-    const logins = text
-        .split(/[\s,]+/)
-        .map((login) => login.trim())
-        .filter((login) => login !== '');
-    if (logins.includes('*'))
-        return { all: true };
-    return { all: false, logins: new Set(logins.map(botName)) };
-}
-/** Whether comments by `user` may trigger work: people always (permission is checked apart), bots only when allowed. */
-function mayTrigger(user, allowed) {
-    if (!isBot(user))
-        return true;
-    return allowed.all || allowed.logins.has(botName(user.login));
-}
-function botName(login) {
-    return login.toLowerCase().replace(/\[bot\]$/, '');
-}
-
-;// CONCATENATED MODULE: ./src/github/permission.ts
-/** Repository roles from least to most access; the order is what `hasPermission` compares. */
-const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
-/** Whether `value` names a level (`write`, not `Write` or `push`). */
-function isPermissionLevel(value) {
-    return PERMISSION_LEVELS.includes(value);
-}
-/** Whether someone with `actual` access meets `minimum` (DESIGN: write by default, configurable). */
-function hasPermission(actual, minimum) {
-    return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(minimum);
-}
-/**
- * A user's access to a repository. `role_name` distinguishes triage and maintain, which the legacy
- * `permission` field folds into read and write; a custom role's name is not a level, so its base
- * `permission` is used instead. Someone GitHub does not know (404) has none.
- */
-async function getPermissionLevel(octokit, repository, username) {
-    try {
-        const { owner, repo } = repository;
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username });
-        if (isPermissionLevel(data.role_name))
-            return data.role_name;
-        return isPermissionLevel(data.permission) ? data.permission : 'none';
-    }
-    catch (error) {
-        if (statusOf(error) === 404)
-            return 'none';
-        throw error;
-    }
-}
-function statusOf(error) {
-    return typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'
-        ? error.status
-        : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/action/inputs.ts
-
-
-/**
- * Only the inputs routing needs, so a comment that is not a command ends successfully even where
- * the other inputs are unusable (a fork's review comment runs without secrets).
- */
-function parseRouteInputs(read) {
-    const problems = [];
-    const inputs = routeInputs(read, problems);
-    if (problems.length > 0)
-        throw new ActionError(`Invalid inputs: ${problems.join('; ')}.`);
-    return inputs;
-}
-/**
- * Validates the inputs, naming every input that is wrong in one error so a misconfigured workflow
- * is fixed in one edit. Defaults repeat action.yml's so a run outside the runner behaves the same.
- */
-function parseInputs(read) {
-    const problems = [];
-    const required = (name) => {
-        const value = read(name);
-        if (value === '')
-            problems.push(`\`${name}\` is required`);
-        return value;
-    };
-    const inputs = {
-        apiKey: required('api-key'),
-        projectId: required('project-id'),
-        baseUrl: baseUrl(required('base-url'), problems),
-        ...routeInputs(read, problems),
-        wait: inputs_boolean(read, 'wait', true, problems),
-        timeoutMs: inputs_number(read, 'timeout-minutes', { fallback: 30, minimum: 0, unit: 60_000 }, problems),
-        pollIntervalMs: inputs_number(read, 'poll-interval-seconds', { fallback: 10, minimum: 1, unit: 1000 }, problems),
-        githubToken: read('github-token'),
-        comment: inputs_boolean(read, 'comment', true, problems),
-        permission: permission(read('permission') || 'write', problems),
-    };
-    if (problems.length > 0)
-        throw new ActionError(`Invalid inputs: ${problems.join('; ')}.`);
-    return inputs;
-}
-function routeInputs(read, problems) {
-    const command = read('command') || DEFAULT_COMMAND;
-    if (/\s/.test(command))
-        problems.push('`command` must be one word, such as /docs');
-    return {
-        prompt: read('prompt'),
-        jobId: read('job-id') || null,
-        command,
-        allowedBots: parseAllowedBots(read('allowed-bots')),
-    };
-}
-function baseUrl(value, problems) {
-    if (value === '')
-        return value;
-    try {
-        const url = new URL(value);
-        if (url.protocol === 'http:' || url.protocol === 'https:')
-            return value.replace(/\/+$/, '');
-    }
-    catch {
-        // reported below
-    }
-    problems.push('`base-url` must be an http(s) address such as https://docwright.example.com');
-    return value;
-}
-/** YAML 1.2 core booleans, as `core.getBooleanInput` accepts them. */
-function inputs_boolean(read, name, fallback, problems) {
-    const value = read(name);
-    if (value === '')
-        return fallback;
-    if (['true', 'True', 'TRUE'].includes(value))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(value))
-        return false;
-    problems.push(`\`${name}\` must be true or false, not "${value}"`);
-    return fallback;
-}
-function inputs_number(read, name, rule, problems) {
-    const value = read(name);
-    const parsed = value === '' ? rule.fallback : Number(value);
-    const valid = Number.isFinite(parsed) && (rule.minimum === 0 ? parsed > 0 : parsed >= rule.minimum);
-    if (!valid) {
-        const bound = rule.minimum === 0 ? 'greater than 0' : `at least ${rule.minimum}`;
-        problems.push(`\`${name}\` must be a number ${bound}, not "${value}"`);
-        return rule.fallback * rule.unit;
-    }
-    return parsed * rule.unit;
-}
-function permission(value, problems) {
-    if (isPermissionLevel(value))
-        return value;
-    problems.push(`\`permission\` must be one of ${PERMISSION_LEVELS.join(', ')}, not "${value}"`);
-    return 'write';
-}
-
 // EXTERNAL MODULE: ./node_modules/bottleneck/light.js
 var light = __nccwpck_require__(3251);
 ;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
@@ -48227,36 +47869,871 @@ const dist_src_Octokit = Octokit.plugin(requestLog, legacyRestEndpointMethods, p
 );
 
 
-;// CONCATENATED MODULE: ./src/action/octokit-client.ts
+;// CONCATENATED MODULE: ./src/github/octokit.ts
 
 
 
-const ActionOctokit = dist_src_Octokit.plugin(retry, throttling);
-/** How often a request GitHub rate-limited is repeated before the error goes up. */
+/** Retries of one request after a rate limit: GitHub asks to wait, and then it usually works. */
 const RATE_LIMIT_RETRIES = 2;
+/** `@octokit/rest` with the two plugins the policy configures. */
+const PolicyOctokit = dist_src_Octokit.plugin(retry, throttling);
+/** The `retry` and `throttle` options of the policy, for any Octokit that has both plugins. */
+function policyOptions(policy) {
+    const unit = policy.retryAfterBaseValue ?? 1000;
+    const onLimit = (kind) => (retryAfter, request, _octokit, retryCount) => {
+        const retrying = retryCount < RATE_LIMIT_RETRIES;
+        policy.log.warn(retrying
+            ? `GitHub ${kind} rate limit on ${request.method} ${request.url}; retrying after ${retryAfter} s`
+            : `GitHub ${kind} rate limit on ${request.method} ${request.url} again; giving up`);
+        return retrying;
+    };
+    return {
+        retry: { retryAfterBaseValue: unit },
+        throttle: {
+            retryAfterBaseValue: unit,
+            onRateLimit: onLimit('primary'),
+            onSecondaryRateLimit: onLimit('secondary'),
+            ...policy.throttle,
+        },
+    };
+}
 /**
- * The Action's GitHub client (DESIGN: `@octokit/rest` with retry and throttling). It uses Node's
- * own fetch, which honours proxy variables on Node 24 with `NODE_USE_ENV_PROXY=1`, and which nock
- * intercepts in tests; `@actions/github`'s client brings its own undici fetch, which nock cannot see.
+ * An Octokit class with the policy as its defaults. Probot builds its installation clients from a
+ * class (`ProbotOctokit` already carries both plugins), so the app gets the same policy this way.
+ */
+function withPolicy(Base, policy) {
+    const { retry: retryOptions, throttle } = policyOptions(policy);
+    return Base.defaults((options) => ({
+        ...options,
+        retry: { ...options.retry, ...retryOptions },
+        throttle: { ...options.throttle, ...throttle },
+    }));
+}
+/**
+ * The one GitHub client factory: a token, an API root and the policy. It uses Node's own fetch,
+ * which nock intercepts in tests and which honours proxy variables on Node 24 with
+ * `NODE_USE_ENV_PROXY=1`. The token is only handed to Octokit's auth; Octokit redacts it from errors.
  */
 function createOctokit(options) {
     const { log } = options;
-    const onLimit = (kind) => (retryAfter, request, _octokit, retryCount) => {
-        log.warning(`GitHub ${kind} for ${request.method} ${request.url}; retrying after ${retryAfter} s.`);
-        return retryCount < RATE_LIMIT_RETRIES;
-    };
-    return new ActionOctokit({
-        auth: options.token,
-        baseUrl: options.baseUrl,
-        userAgent: 'docwright-action',
-        throttle: { onRateLimit: onLimit('rate limit'), onSecondaryRateLimit: onLimit('secondary rate limit') },
+    return new PolicyOctokit({
+        auth: options.auth,
+        baseUrl: options.baseUrl.replace(/\/+$/, ''),
+        userAgent: options.userAgent,
+        ...policyOptions(options),
+        // Octokit's request log reports every answer, handled 404s and 422s included: only warnings
+        // stay warnings; callers decide what else is worth saying.
         log: {
-            debug: () => { },
-            info: () => { },
-            warn: (message) => log.warning(message),
-            error: () => { },
+            debug: (message) => log.debug(message),
+            info: (message) => log.debug(message),
+            warn: (message) => log.warn(message),
+            error: (message) => log.debug(message),
         },
     });
+}
+
+;// CONCATENATED MODULE: ./src/errors.ts
+class errors_DocwrightError extends Error {
+    status;
+    code;
+    headers;
+    name = 'DocwrightError';
+    constructor(status, code, message, headers = {}) {
+        super(message);
+        this.status = status;
+        this.code = code;
+        this.headers = headers;
+    }
+}
+const badRequest = (message) => new errors_DocwrightError(400, 'invalid_request', message);
+const notFound = (message) => new errors_DocwrightError(404, 'not_found', message);
+const conflict = (message) => new errors_DocwrightError(409, 'conflict', message);
+const forbidden = (message) => new errors_DocwrightError(403, 'forbidden', message);
+const unauthorized = (message) => new errors_DocwrightError(401, 'unauthorized', message, { 'WWW-Authenticate': 'Bearer' });
+/** An error a job run cannot recover from by retrying: the job fails with this message. */
+class errors_UnrecoverableError extends (/* unused pure expression or super */ null && (Error)) {
+    name = 'UnrecoverableError';
+}
+
+;// CONCATENATED MODULE: ./src/github/request-error.ts
+
+function request_error_isRequestError(error) {
+    return error instanceof Error && typeof error.status === 'number';
+}
+function hasStatus(error, ...statuses) {
+    return request_error_isRequestError(error) && statuses.includes(error.status);
+}
+/**
+ * Every message GitHub put in an error body: the top-level `message` and each `errors[]` entry
+ * (a string or `{ message }`). "A pull request already exists" only appears in the latter.
+ */
+function messagesOf(error) {
+    const data = error.response?.data;
+    if (typeof data !== 'object' || data === null)
+        return [error.message];
+    const body = data;
+    const messages = typeof body.message === 'string' ? [body.message] : [];
+    for (const entry of Array.isArray(body.errors) ? body.errors : []) {
+        if (typeof entry === 'string')
+            messages.push(entry);
+        else if (typeof entry === 'object' && entry !== null) {
+            const message = entry.message;
+            if (typeof message === 'string')
+                messages.push(message);
+        }
+    }
+    return messages;
+}
+/** A 422 whose body says `text` (GitHub's way of naming a specific refusal). */
+function isRefusal(error, text) {
+    return hasStatus(error, 422) && messagesOf(error).some((message) => message.includes(text));
+}
+/**
+ * The one reading of a failed GitHub request: null when `error` is not an HTTP answer from GitHub
+ * (a network failure, a bug). Missing credentials, permissions or repositories do not heal with
+ * retries; rate limits that outlasted the throttling plugin's retries, and 5xx answers, may.
+ */
+function classifyRequestError(error) {
+    if (!request_error_isRequestError(error))
+        return null;
+    const messages = messagesOf(error);
+    const rateLimited = error.response?.headers?.['x-ratelimit-remaining'] === '0' ||
+        messages.some((message) => /rate limit/i.test(message));
+    const kind = (error.status === 403 || error.status === 429) && rateLimited
+        ? 'rate-limited'
+        : error.status === 401
+            ? 'credentials'
+            : error.status === 403
+                ? 'forbidden'
+                : error.status === 404
+                    ? 'not-found'
+                    : error.status >= 500
+                        ? 'unavailable'
+                        : 'refused';
+    const retryable = kind === 'rate-limited' || kind === 'unavailable' || kind === 'refused';
+    return { status: error.status, kind, retryable, messages, request: requestLine(error) };
+}
+function requestLine(error) {
+    const { method, url } = error.request ?? {};
+    if (typeof method !== 'string' || typeof url !== 'string')
+        return null;
+    const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/\?.*$/, '');
+    return `${method} ${path}`;
+}
+/**
+ * The error a classified GitHub failure becomes, in a sentence a person can act on: retried later
+ * when `retryable`, else the job fails at once. Status 502 (`forge_error`) whatever GitHub said:
+ * GitHub's 401 is about docwright's credentials, not about the caller of docwright's API.
+ */
+function gitHubFailure(sentence, classified) {
+    return classified.retryable
+        ? new DocwrightError(502, 'forge_error', sentence)
+        : new UnrecoverableError(sentence);
+}
+/** A GitHub that is not set up for a repository (no app installation, no token): nothing to retry. */
+function gitHubNotConfigured(sentence) {
+    return new DocwrightError(502, 'forge_error', sentence);
+}
+
+;// CONCATENATED MODULE: ./src/action/action-error.ts
+/** A failure the Action explains in one sentence: shown as the step's error, never with a stack. */
+class ActionError extends Error {
+    name = 'ActionError';
+}
+
+;// CONCATENATED MODULE: ./src/action/describe-error.ts
+
+
+
+/**
+ * Turns any failure into the one sentence the step fails with (issue 5: 401/403/404/429 each
+ * explained). The server's own message is kept, since it names the field or the job; secrets never
+ * reach it (the server does not echo keys, and Octokit redacts its authorization header).
+ */
+function describeError(error, context) {
+    if (error instanceof ActionError)
+        return error.message;
+    if (error instanceof ApiError)
+        return describeApiError(error, context);
+    if (error instanceof ApiTimeoutError)
+        return `The docwright server at ${context.baseUrl} did not answer in time (${error.message}), even after retries.`;
+    if (error instanceof Error && error.name === 'ZodError')
+        return `The server at ${context.baseUrl} answered with something that is not a docwright job; check that \`base-url\` points at a docwright server.`;
+    const github = classifyRequestError(error);
+    if (github)
+        return describeGitHubError(github, error);
+    if (error instanceof TypeError)
+        return `Could not reach the docwright server at ${context.baseUrl}: ${causeOf(error)}. Check \`base-url\` and that the server is reachable from the runner.`;
+    return `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+}
+function describeApiError(error, { baseUrl, projectId }) {
+    const said = `(the server said: ${error.message})`;
+    switch (error.status) {
+        case 400:
+            return `The docwright server rejected the request as invalid ${said}.`;
+        case 401:
+            return `The docwright server did not accept the API key (401) ${said}. Check that the \`api-key\` secret holds an admin key (svc_…) issued by ${baseUrl}.`;
+        case 403:
+            return `The API key is not allowed to use project "${projectId}" (403) ${said}. Admin keys work only on the agent endpoints of their own project: check \`project-id\` and \`api-key\`.`;
+        case 404:
+            return `Not found (404) ${said}. Check \`project-id\`, \`job-id\` and that \`base-url\` points at a docwright server.`;
+        case 409:
+            return `The server refused the follow-up (409) ${said}. An archived job takes no more messages: start a new one.`;
+        case 413:
+            return `The instruction is too large for the server (413) ${said}.`;
+        case 429:
+            return `The server's rate limit for project "${projectId}" was reached (429) and retrying did not help ${said}${error.retryAfterSeconds ? `; it asked to wait ${error.retryAfterSeconds} seconds` : ''}. Jobs and follow-ups are limited per project per hour: try again later.`;
+        default:
+            return error.status >= 500
+                ? `The docwright server failed (${error.status}) ${said}. Reads are retried; a create or follow-up is not (it may have been made), so check the job list before running the step again.`
+                : `The docwright server refused the request (${error.status}) ${said}.`;
+    }
+}
+function describeGitHubError(failure, error) {
+    const request = failure.request ?? 'a GitHub request';
+    const message = error instanceof Error ? error.message : failure.messages.join('; ');
+    if (failure.kind === 'credentials' || failure.kind === 'forbidden')
+        return `GitHub refused ${request} (${failure.status}: ${message}). Give the workflow \`permissions: issues: write, pull-requests: write\`, or pass a \`github-token\` that has them.`;
+    return `GitHub answered ${request} with ${failure.status}: ${message}.`;
+}
+function causeOf(error) {
+    const cause = error.cause;
+    if (cause instanceof Error)
+        return cause.message;
+    return error.message;
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/github/hosts.ts
+/** github.com: the one place its addresses are written down. */
+const GITHUB_COM = { apiUrl: 'https://api.github.com', webUrl: 'https://github.com' };
+/**
+ * The hosts of a GitHub Enterprise Server as Probot reads `GHE_HOST` and `GHE_PROTOCOL`:
+ * `<protocol>://<host>/api/v3` for the API and `<protocol>://<host>` for links.
+ */
+function enterpriseHosts(host, protocol = 'https') {
+    const root = `${protocol}://${host.replace(/\/+$/, '')}`;
+    return { apiUrl: `${root}/api/v3`, webUrl: root };
+}
+/** The runner's `GITHUB_API_URL` / `GITHUB_SERVER_URL` (the Action), github.com when unset. */
+function runnerHosts(apiUrl, serverUrl) {
+    return {
+        apiUrl: trimSlash(apiUrl || GITHUB_COM.apiUrl),
+        webUrl: trimSlash(serverUrl || GITHUB_COM.webUrl),
+    };
+}
+/** The host name a repository identity carries (`github.com`, `ghe.example.com:8443`). */
+function hostOf(hosts) {
+    return new URL(hosts.webUrl).host.toLowerCase();
+}
+function trimSlash(url) {
+    return url.replace(/\/+$/, '');
+}
+
+;// CONCATENATED MODULE: ./src/action/environment.ts
+
+
+
+/** Reads the runner's variables from `env` (passed in: main.ts is the only reader of process.env). */
+function readRunnerEnvironment(env) {
+    const hosts = runnerHosts(env.GITHUB_API_URL, env.GITHUB_SERVER_URL);
+    const repository = env.GITHUB_REPOSITORY;
+    const runId = env.GITHUB_RUN_ID;
+    return {
+        eventName: env.GITHUB_EVENT_NAME ?? '',
+        eventPath: env.GITHUB_EVENT_PATH || null,
+        hosts,
+        runUrl: repository && runId ? `${hosts.webUrl}/${repository}/actions/runs/${runId}` : undefined,
+    };
+}
+/** The event payload the runner wrote to `GITHUB_EVENT_PATH` (empty outside a runner). */
+async function readEventPayload(path) {
+    if (!path)
+        return {};
+    try {
+        return JSON.parse(await (0,promises_namespaceObject.readFile)(path, 'utf8'));
+    }
+    catch (error) {
+        throw new ActionError(`Could not read the event payload at ${path}: ${error instanceof Error ? error.message : String(error)}.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/event.ts
+
+
+// Only the fields the Action reads; GitHub's payloads carry many more (webhook payload schemas).
+const User = object({ login: schemas_string(), type: schemas_string() });
+const Comment = object({ id: schemas_number(), body: schemas_string().nullable(), user: User.nullable() });
+const Repository = object({ name: schemas_string(), owner: object({ login: schemas_string() }) });
+const IssueCommentPayload = object({
+    action: schemas_string(),
+    comment: Comment,
+    issue: object({
+        number: schemas_number(),
+        body: schemas_string().nullable().optional(),
+        user: User,
+        pull_request: object({}).nullable().optional(),
+    }),
+    repository: Repository,
+});
+const ReviewCommentPayload = object({
+    action: schemas_string(),
+    comment: Comment,
+    pull_request: object({ number: schemas_number(), body: schemas_string().nullable(), user: User }),
+    repository: Repository,
+});
+/** Reads the event that started the workflow from its name and payload (`GITHUB_EVENT_PATH`). */
+function parseEvent(eventName, payload) {
+    if (eventName === 'issue_comment') {
+        const event = event_parse(IssueCommentPayload, payload, eventName);
+        const isPullRequest = event.issue.pull_request != null;
+        return commentEvent(eventName, event, 'issue', {
+            number: event.issue.number,
+            isPullRequest,
+            pullRequest: isPullRequest ? { body: event.issue.body ?? null, author: event.issue.user } : null,
+        });
+    }
+    if (eventName === 'pull_request_review_comment') {
+        const event = event_parse(ReviewCommentPayload, payload, eventName);
+        return commentEvent(eventName, event, 'review', {
+            number: event.pull_request.number,
+            isPullRequest: true,
+            pullRequest: { body: event.pull_request.body, author: event.pull_request.user },
+        });
+    }
+    return { kind: 'prompt', eventName };
+}
+function commentEvent(eventName, event, kind, target) {
+    return {
+        kind: 'comment',
+        eventName,
+        action: event.action,
+        comment: { id: event.comment.id, kind, body: event.comment.body ?? '', author: event.comment.user },
+        thread: {
+            owner: event.repository.owner.login,
+            repo: event.repository.name,
+            number: target.number,
+            isPullRequest: target.isPullRequest,
+        },
+        pullRequest: target.pullRequest,
+    };
+}
+function event_parse(schema, payload, eventName) {
+    const result = schema.safeParse(payload);
+    if (result.success)
+        return result.data;
+    const field = result.error.issues[0]?.path.join('.') || 'the payload';
+    throw new ActionError(`The ${eventName} event payload is not what GitHub sends: ${field} is missing or wrong.`);
+}
+
+;// CONCATENATED MODULE: ./src/github/bots.ts
+/** Whether a user is a bot: GitHub Apps have type `Bot` and a `[bot]` suffix. */
+function isBot(user) {
+    return user.type === 'Bot' || user.login.toLowerCase().endsWith('[bot]');
+}
+/**
+ * Reads an allow list of bots: logins separated by commas or new lines, with or without the
+ * `[bot]` suffix (`renovate` and `renovate[bot]` are the same bot), or `*` for all of them.
+ */
+function parseAllowedBots(text) {
+    const logins = text
+        .split(/[\s,]+/)
+        .map((login) => login.trim())
+        .filter((login) => login !== '');
+    if (logins.includes('*'))
+        return { all: true };
+    return { all: false, logins: new Set(logins.map(botName)) };
+}
+/** Whether comments by `user` may trigger work: people always (permission is checked apart), bots only when allowed. */
+function mayTrigger(user, allowed) {
+    if (!isBot(user))
+        return true;
+    return allowed.all || allowed.logins.has(botName(user.login));
+}
+function botName(login) {
+    return login.toLowerCase().replace(/\[bot\]$/, '');
+}
+
+;// CONCATENATED MODULE: ./src/github/job-marker.ts
+/**
+ * The hidden marker that ties a comment or a pull request body to a job: an HTML comment GitHub
+ * does not display. The forge writes the same marker into the body of the pull requests it opens.
+ */
+function jobMarker(jobId) {
+    return `<!-- docwright-job: ${jobId} -->`;
+}
+const MARKER = /<!-- docwright-job: ([\w.-]{1,100}) -->/g;
+/**
+ * The job id of the last marker in `text`, or null. The last one wins because ours is written at the
+ * end of the body, after any text quoted from elsewhere.
+ */
+function findJobMarker(text) {
+    if (!text)
+        return null;
+    let jobId = null;
+    for (const match of text.matchAll(MARKER))
+        jobId = match[1] ?? null;
+    return jobId;
+}
+/**
+ * Makes text from elsewhere (the agent's reply, a failure reason) safe to place in a status comment:
+ * HTML comments are shown as text, so quoted text can never plant a marker of its own.
+ */
+function neutralizeMarkers(text) {
+    return text.replace(/<!--/g, '&lt;!--');
+}
+
+;// CONCATENATED MODULE: ./src/github/find-thread-job.ts
+
+const PAGE_SIZE = 100;
+/**
+ * Finds the job of a thread: the marker in its latest trusted status comment, else the marker in the
+ * body of the pull request the thread is on (a pull request the job opened). A marker only counts
+ * when its author is trusted: otherwise anyone could point a later command at another job, and the
+ * status comment we then edit would be theirs.
+ */
+async function findThreadJob(octokit, thread, options) {
+    const fromComments = await findInComments(octokit, thread, options.trust);
+    if (fromComments)
+        return fromComments;
+    const pullRequest = options.pullRequest;
+    if (!thread.isPullRequest || !pullRequest)
+        return null;
+    const jobId = findJobMarker(pullRequest.body);
+    if (jobId && (await options.trust(pullRequest.author)))
+        return { jobId, commentId: null, commentBody: null };
+    return null;
+}
+async function findInComments(octokit, thread, trust) {
+    const marked = [];
+    const authors = new Map();
+    // Pages come oldest first; a long thread is read to the end so the newest job wins.
+    for (let page = 1;; page += 1) {
+        const { data } = await octokit.rest.issues.listComments({
+            owner: thread.owner,
+            repo: thread.repo,
+            issue_number: thread.number,
+            per_page: PAGE_SIZE,
+            page,
+        });
+        for (const comment of data) {
+            const jobId = findJobMarker(comment.body);
+            if (!jobId || !comment.user)
+                continue;
+            marked.push({ jobId, commentId: comment.id, commentBody: comment.body ?? null });
+            authors.set(comment.id, { login: comment.user.login, type: comment.user.type });
+        }
+        if (data.length < PAGE_SIZE)
+            break;
+    }
+    for (const candidate of marked.reverse()) {
+        const author = authors.get(candidate.commentId ?? -1);
+        if (author && (await trust(author)))
+            return candidate;
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/github/permission.ts
+
+/** Repository roles from least to most access; the order is what `hasPermission` compares. */
+const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+/** Whether `value` names a level (`write`, not `Write` or `push`). */
+function isPermissionLevel(value) {
+    return PERMISSION_LEVELS.includes(value);
+}
+/** Whether someone with `actual` access meets `minimum` (DESIGN: write by default, configurable). */
+function hasPermission(actual, minimum) {
+    return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(minimum);
+}
+/**
+ * A user's access to a repository. `role_name` distinguishes triage and maintain, which the legacy
+ * `permission` field folds into read and write; a custom role's name is not a level, so its base
+ * `permission` is used instead. Someone GitHub does not know (404) has none.
+ */
+async function getPermissionLevel(octokit, repository, username) {
+    try {
+        const { owner, repo } = repository;
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username });
+        if (isPermissionLevel(data.role_name))
+            return data.role_name;
+        return isPermissionLevel(data.permission) ? data.permission : 'none';
+    }
+    catch (error) {
+        if (hasStatus(error, 404))
+            return 'none';
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/pull-request-files.ts
+/**
+ * Reads `<web root>/<owner>/<repo>/pull/<n>` (github.com's, or a GitHub Enterprise host's).
+ * Returns null for a link on another host: a server may open pull requests anywhere.
+ */
+function parsePullRequestLink(link, serverUrl) {
+    let url;
+    try {
+        url = new URL(link);
+    }
+    catch {
+        return null;
+    }
+    if (url.host !== new URL(serverUrl).host)
+        return null;
+    const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
+    if (!match)
+        return null;
+    return { owner: match[1], repo: match[2], number: Number(match[3]) };
+}
+const pull_request_files_PAGE_SIZE = 100;
+/** The files a pull request changes (first page: enough to name them in a comment). */
+async function listChangedFiles(octokit, pullRequest) {
+    const { data } = await octokit.rest.pulls.listFiles({
+        owner: pullRequest.owner,
+        repo: pullRequest.repo,
+        pull_number: pullRequest.number,
+        per_page: pull_request_files_PAGE_SIZE,
+    });
+    return { paths: data.map((file) => file.filename), total: data.length, more: data.length === pull_request_files_PAGE_SIZE };
+}
+
+;// CONCATENATED MODULE: ./src/github/reaction.ts
+/** Reacts 👀 to a command so its author sees it was picked up before any result exists. */
+async function acknowledgeComment(octokit, repository, comment) {
+    // Only owner and repo: a Thread passed as the repository must not leak its other fields into the request.
+    const { owner, repo } = repository;
+    if (comment.kind === 'review') {
+        await octokit.rest.reactions.createForPullRequestReviewComment({
+            owner,
+            repo,
+            comment_id: comment.id,
+            content: 'eyes',
+        });
+    }
+    else {
+        await octokit.rest.reactions.createForIssueComment({
+            owner,
+            repo,
+            comment_id: comment.id,
+            content: 'eyes',
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/slash-command.ts
+/** The command the Action and the app answer to unless configured otherwise. */
+const DEFAULT_COMMAND = '/docs';
+/**
+ * Reads a slash command from a comment body. Only the first line can hold the command (so a quoted
+ * or mentioned `/docs` further down never triggers work); the rest of that line and every later line
+ * belong to the instruction. The command matches case-insensitively, like the `startsWith` filter
+ * of a workflow's `if:`, and must be followed by whitespace or the end of the line (`/docsy` is not
+ * `/docs`). Returns null when the comment is not a command.
+ */
+function parseSlashCommand(body, command = DEFAULT_COMMAND) {
+    const text = body.replace(/\r\n?/g, '\n').trimStart();
+    const newline = text.indexOf('\n');
+    const firstLine = newline === -1 ? text : text.slice(0, newline);
+    const name = command.trim();
+    if (name === '' || firstLine.slice(0, name.length).toLowerCase() !== name.toLowerCase())
+        return null;
+    const rest = text.slice(name.length);
+    if (rest !== '' && !/^\s/.test(rest))
+        return null;
+    return { command: name, instruction: rest.trim() };
+}
+
+;// CONCATENATED MODULE: ./src/github/status-comment.ts
+
+const MAX_TEXT = 8000;
+const FILES_SHOWN = 10;
+/**
+ * The status comment body for a state, ending with the hidden job marker so a later command in the
+ * thread finds the job. Text from the agent or the server is quoted, shortened and cannot add a
+ * marker of its own.
+ */
+function renderStatusComment(view, links = {}) {
+    const lines = [...headline(view)];
+    const footer = [
+        view.jobId ? `job \`${view.jobId}\`` : null,
+        links.run ? `[workflow run](${links.run})` : null,
+    ]
+        .filter((part) => part !== null)
+        .join(' · ');
+    lines.push('', `<sub>docwright${footer ? ` · ${footer}` : ''}</sub>`);
+    if (view.jobId)
+        lines.push(jobMarker(view.jobId));
+    return lines.join('\n');
+}
+function headline(view) {
+    switch (view.state) {
+        case 'working':
+            return [
+                `⏳ **Working on ${view.followUp ? 'your follow-up' : 'it'}…** This comment will be updated with the result.`,
+                ...(view.waiting
+                    ? []
+                    : ['', 'This workflow does not wait for the result: check the job on the server.']),
+            ];
+        case 'pr-opened':
+            return [
+                `✅ **Pull request ready:** ${view.prLink}`,
+                ...(view.files ? ['', filesLine(view.files)] : []),
+                ...quoted(view.summary),
+            ];
+        case 'no-changes':
+            return ['✅ **Done — no pull request was opened.**', ...quoted(view.reply)];
+        case 'failed':
+            // Without a job id the request itself was refused (bad key, rate limit, server down).
+            return [
+                `❌ **${view.jobId ? 'The job failed.' : 'docwright could not take the request.'}** ${status_comment_text(view.reason)}`,
+            ];
+        case 'timed-out':
+            return [
+                `⌛ **Stopped waiting after ${formatMinutes(view.minutes)}.** The job \`${view.jobId}\` is still running on the server; a later command in this thread follows up on it.`,
+            ];
+        case 'stopped':
+            return [
+                `⏹️ **Stopped waiting.** ${status_comment_text(view.reason)} The job \`${view.jobId}\` keeps running on the server.`,
+            ];
+        case 'archived':
+            return [`🗄️ **The job was archived.**${view.prLink ? ` Its pull request: ${view.prLink}` : ''}`];
+    }
+}
+function filesLine(files) {
+    const count = `${files.total}${files.more ? '+' : ''} file${files.total === 1 && !files.more ? '' : 's'} changed`;
+    const shown = files.paths.slice(0, FILES_SHOWN).map((path) => `\`${path.replace(/`/g, "'")}\``);
+    const rest = files.total > shown.length || files.more ? ', …' : '';
+    return `**${count}:** ${shown.join(', ')}${rest}`;
+}
+/** The agent's words as a Markdown quote, so they read as its reply and cannot break the layout. */
+function quoted(value) {
+    if (!value?.trim())
+        return [];
+    return [
+        '',
+        ...status_comment_text(value)
+            .split('\n')
+            .map((line) => `> ${line}`.trimEnd()),
+    ];
+}
+function status_comment_text(value) {
+    const trimmed = value.trim();
+    const short = trimmed.length > MAX_TEXT ? `${trimmed.slice(0, MAX_TEXT)}…` : trimmed;
+    return neutralizeMarkers(short);
+}
+function formatMinutes(minutes) {
+    if (minutes < 1)
+        return `${Math.round(minutes * 60)} seconds`;
+    return `${Number(minutes.toFixed(1))} minute${minutes === 1 ? '' : 's'}`;
+}
+
+;// CONCATENATED MODULE: ./src/github/status-comment-writer.ts
+/**
+ * The one status comment of a job in a thread. It is created on the first `show` (or adopted when a
+ * follow-up found it through its marker) and edited only when the text changes, so watchers get no
+ * notification noise from polling.
+ */
+class StatusCommentWriter {
+    octokit;
+    thread;
+    commentId;
+    body;
+    constructor(octokit, thread, existing = null) {
+        this.octokit = octokit;
+        this.thread = thread;
+        this.commentId = existing?.commentId ?? null;
+        this.body = existing?.body ?? null;
+    }
+    /** The comment's id once it exists. */
+    get id() {
+        return this.commentId;
+    }
+    /** Shows `body` in the comment: creates it, edits it, or does nothing when it already says that. */
+    async show(body) {
+        if (body === this.body)
+            return;
+        const { owner, repo } = this.thread;
+        if (this.commentId === null) {
+            const { data } = await this.octokit.rest.issues.createComment({
+                owner,
+                repo,
+                issue_number: this.thread.number,
+                body,
+            });
+            this.commentId = data.id;
+        }
+        else {
+            await this.octokit.rest.issues.updateComment({ owner, repo, comment_id: this.commentId, body });
+        }
+        this.body = body;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/job-status-view.ts
+/**
+ * The agent's reply to the latest prompt: its last message, when it came after the last prompt.
+ * A follow-up that is still queued must not show the reply to the previous one.
+ */
+function latestReply(job) {
+    const messages = job.messages ?? [];
+    const last = messages.at(-1);
+    return last?.role === 'agent' ? last.content : null;
+}
+/**
+ * The status comment state of a job the server reports as finished: completed with or without a
+ * pull request, failed with its reason, or archived.
+ */
+function finishedJobView(job, files = null) {
+    switch (job.status) {
+        case 'completed':
+            return job.prLink
+                ? { state: 'pr-opened', jobId: job.id, prLink: job.prLink, files, summary: latestReply(job) }
+                : { state: 'no-changes', jobId: job.id, reply: latestReply(job) };
+        case 'failed':
+            return {
+                state: 'failed',
+                jobId: job.id,
+                reason: job.error?.trim() || 'The server reported the job as failed without a reason.',
+            };
+        case 'archived':
+            return { state: 'archived', jobId: job.id, prLink: job.prLink };
+        case 'active':
+            return { state: 'working', jobId: job.id, followUp: false, waiting: true };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/trust.ts
+
+
+/**
+ * Trusts markers written by bots (the Action's and the app's comments, the pull requests a job
+ * opened) and by people who may trigger work themselves, so forging a marker gains nothing. Each
+ * person's permission is looked up once.
+ */
+function trustBotsAndPermitted(octokit, repository, minimum) {
+    const verdicts = new Map();
+    return (author) => {
+        if (isBot(author))
+            return true;
+        let verdict = verdicts.get(author.login);
+        if (!verdict) {
+            verdict = getPermissionLevel(octokit, repository, author.login).then((level) => hasPermission(level, minimum));
+            verdicts.set(author.login, verdict);
+        }
+        return verdict;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/index.ts
+
+
+
+
+
+
+
+
+
+
+
+
+;// CONCATENATED MODULE: ./src/action/inputs.ts
+
+
+/**
+ * Only the inputs routing needs, so a comment that is not a command ends successfully even where
+ * the other inputs are unusable (a fork's review comment runs without secrets).
+ */
+function parseRouteInputs(read) {
+    const problems = [];
+    const inputs = routeInputs(read, problems);
+    if (problems.length > 0)
+        throw new ActionError(`Invalid inputs: ${problems.join('; ')}.`);
+    return inputs;
+}
+/**
+ * Validates the inputs, naming every input that is wrong in one error so a misconfigured workflow
+ * is fixed in one edit. Defaults repeat action.yml's so a run outside the runner behaves the same.
+ */
+function parseInputs(read) {
+    const problems = [];
+    const required = (name) => {
+        const value = read(name);
+        if (value === '')
+            problems.push(`\`${name}\` is required`);
+        return value;
+    };
+    const inputs = {
+        apiKey: required('api-key'),
+        projectId: required('project-id'),
+        baseUrl: baseUrl(required('base-url'), problems),
+        ...routeInputs(read, problems),
+        wait: inputs_boolean(read, 'wait', true, problems),
+        timeoutMs: inputs_number(read, 'timeout-minutes', { fallback: 30, minimum: 0, unit: 60_000 }, problems),
+        pollIntervalMs: inputs_number(read, 'poll-interval-seconds', { fallback: 10, minimum: 1, unit: 1000 }, problems),
+        githubToken: read('github-token'),
+        comment: inputs_boolean(read, 'comment', true, problems),
+        permission: permission(read('permission') || 'write', problems),
+    };
+    if (problems.length > 0)
+        throw new ActionError(`Invalid inputs: ${problems.join('; ')}.`);
+    return inputs;
+}
+function routeInputs(read, problems) {
+    const command = read('command') || DEFAULT_COMMAND;
+    if (/\s/.test(command))
+        problems.push('`command` must be one word, such as /docs');
+    return {
+        prompt: read('prompt'),
+        jobId: read('job-id') || null,
+        command,
+        allowedBots: parseAllowedBots(read('allowed-bots')),
+    };
+}
+function baseUrl(value, problems) {
+    if (value === '')
+        return value;
+    try {
+        const url = new URL(value);
+        if (url.protocol === 'http:' || url.protocol === 'https:')
+            return value.replace(/\/+$/, '');
+    }
+    catch {
+        // reported below
+    }
+    problems.push('`base-url` must be an http(s) address such as https://docwright.example.com');
+    return value;
+}
+/** YAML 1.2 core booleans, as `core.getBooleanInput` accepts them. */
+function inputs_boolean(read, name, fallback, problems) {
+    const value = read(name);
+    if (value === '')
+        return fallback;
+    if (['true', 'True', 'TRUE'].includes(value))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(value))
+        return false;
+    problems.push(`\`${name}\` must be true or false, not "${value}"`);
+    return fallback;
+}
+function inputs_number(read, name, rule, problems) {
+    const value = read(name);
+    const parsed = value === '' ? rule.fallback : Number(value);
+    const valid = Number.isFinite(parsed) && (rule.minimum === 0 ? parsed > 0 : parsed >= rule.minimum);
+    if (!valid) {
+        const bound = rule.minimum === 0 ? 'greater than 0' : `at least ${rule.minimum}`;
+        problems.push(`\`${name}\` must be a number ${bound}, not "${value}"`);
+        return rule.fallback * rule.unit;
+    }
+    return parsed * rule.unit;
+}
+function permission(value, problems) {
+    if (isPermissionLevel(value))
+        return value;
+    problems.push(`\`permission\` must be one of ${PERMISSION_LEVELS.join(', ')}, not "${value}"`);
+    return 'write';
 }
 
 ;// CONCATENATED MODULE: ./src/action/outcome.ts
@@ -48342,238 +48819,6 @@ function route_routeEvent(event, inputs) {
     if (command.instruction === '')
         throw new ActionError(`The ${command.command} command has no instruction: write what to change after it, such as "${command.command} fix the quickstart link".`);
     return { kind: 'comment', event, instruction: command.instruction };
-}
-
-;// CONCATENATED MODULE: ./src/github/reaction.ts
-/** Reacts 👀 to a command so its author sees it was picked up before any result exists. */
-async function acknowledgeComment(octokit, repository, comment) {
-    // Only owner and repo: a Thread passed as the repository must not leak its other fields into the request.
-    const { owner, repo } = repository;
-    if (comment.kind === 'review') {
-        await octokit.rest.reactions.createForPullRequestReviewComment({
-            owner,
-            repo,
-            comment_id: comment.id,
-            content: 'eyes',
-        });
-    }
-    else {
-        await octokit.rest.reactions.createForIssueComment({
-            owner,
-            repo,
-            comment_id: comment.id,
-            content: 'eyes',
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/status-comment-writer.ts
-/**
- * The one status comment of a job in a thread. It is created on the first `show` (or adopted when a
- * follow-up found it through its marker) and edited only when the text changes, so watchers get no
- * notification noise from polling.
- */
-class StatusCommentWriter {
-    octokit;
-    thread;
-    commentId;
-    body;
-    constructor(octokit, thread, existing = null) {
-        this.octokit = octokit;
-        this.thread = thread;
-        this.commentId = existing?.commentId ?? null;
-        this.body = existing?.body ?? null;
-    }
-    /** The comment's id once it exists. */
-    get id() {
-        return this.commentId;
-    }
-    /** Shows `body` in the comment: creates it, edits it, or does nothing when it already says that. */
-    async show(body) {
-        if (body === this.body)
-            return;
-        const { owner, repo } = this.thread;
-        if (this.commentId === null) {
-            const { data } = await this.octokit.rest.issues.createComment({
-                owner,
-                repo,
-                issue_number: this.thread.number,
-                body,
-            });
-            this.commentId = data.id;
-        }
-        else {
-            await this.octokit.rest.issues.updateComment({ owner, repo, comment_id: this.commentId, body });
-        }
-        this.body = body;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/job-marker.ts
-/**
- * The hidden marker that ties a comment or a pull request body to a job: an HTML comment GitHub
- * does not display. The forge writes the same marker into the body of the pull requests it opens.
- */
-function jobMarker(jobId) {
-    return `<!-- docwright-job: ${jobId} -->`;
-}
-const MARKER = /<!-- docwright-job: ([\w.-]{1,100}) -->/g;
-/**
- * The job id of the last marker in `text`, or null. The last one wins because ours is written at the
- * end of the body, after any text quoted from elsewhere.
- */
-function findJobMarker(text) {
-    if (!text)
-        return null;
-    let jobId = null;
-    for (const match of text.matchAll(MARKER))
-        jobId = match[1] ?? null;
-    return jobId;
-}
-/**
- * Makes text from elsewhere (the agent's reply, a failure reason) safe to place in a status comment:
- * HTML comments are shown as text, so quoted text can never plant a marker of its own.
- */
-function neutralizeMarkers(text) {
-    return text.replace(/<!--/g, '&lt;!--');
-}
-
-;// CONCATENATED MODULE: ./src/github/find-thread-job.ts
-
-const PAGE_SIZE = 100;
-/**
- * Finds the job of a thread: the marker in its latest trusted status comment, else the marker in the
- * body of the pull request the thread is on (a pull request the job opened). A marker only counts
- * when its author is trusted: otherwise anyone could point a later command at another job, and the
- * status comment we then edit would be theirs.
- */
-async function findThreadJob(octokit, thread, options) {
-    const fromComments = await findInComments(octokit, thread, options.trust);
-    if (fromComments)
-        return fromComments;
-    const pullRequest = options.pullRequest;
-    if (!thread.isPullRequest || !pullRequest)
-        return null;
-    const jobId = findJobMarker(pullRequest.body);
-    if (jobId && (await options.trust(pullRequest.author)))
-        return { jobId, commentId: null, commentBody: null };
-    return null;
-}
-async function findInComments(octokit, thread, trust) {
-    const marked = [];
-    const authors = new Map();
-    // Pages come oldest first; a long thread is read to the end so the newest job wins.
-    for (let page = 1;; page += 1) {
-        const { data } = await octokit.rest.issues.listComments({
-            owner: thread.owner,
-            repo: thread.repo,
-            issue_number: thread.number,
-            per_page: PAGE_SIZE,
-            page,
-        });
-        for (const comment of data) {
-            const jobId = findJobMarker(comment.body);
-            if (!jobId || !comment.user)
-                continue;
-            marked.push({ jobId, commentId: comment.id, commentBody: comment.body ?? null });
-            authors.set(comment.id, { login: comment.user.login, type: comment.user.type });
-        }
-        if (data.length < PAGE_SIZE)
-            break;
-    }
-    for (const candidate of marked.reverse()) {
-        const author = authors.get(candidate.commentId ?? -1);
-        if (author && (await trust(author)))
-            return candidate;
-    }
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/github/trust.ts
-
-
-/**
- * Trusts markers written by bots (the Action's and the app's comments, the pull requests a job
- * opened) and by people who may trigger work themselves, so forging a marker gains nothing. Each
- * person's permission is looked up once.
- */
-function trustBotsAndPermitted(octokit, repository, minimum) {
-    const verdicts = new Map();
-    return (author) => {
-        if (isBot(author))
-            return true;
-        let verdict = verdicts.get(author.login);
-        if (!verdict) {
-            verdict = getPermissionLevel(octokit, repository, author.login).then((level) => hasPermission(level, minimum));
-            verdicts.set(author.login, verdict);
-        }
-        return verdict;
-    };
-}
-
-;// CONCATENATED MODULE: ./src/github/job-status-view.ts
-/**
- * The agent's reply to the latest prompt: its last message, when it came after the last prompt.
- * A follow-up that is still queued must not show the reply to the previous one.
- */
-function latestReply(job) {
-    const messages = job.messages ?? [];
-    const last = messages.at(-1);
-    return last?.role === 'agent' ? last.content : null;
-}
-/**
- * The status comment state of a job the server reports as finished: completed with or without a
- * pull request, failed with its reason, or archived.
- */
-function finishedJobView(job, files = null) {
-    switch (job.status) {
-        case 'completed':
-            return job.prLink
-                ? { state: 'pr-opened', jobId: job.id, prLink: job.prLink, files, summary: latestReply(job) }
-                : { state: 'no-changes', jobId: job.id, reply: latestReply(job) };
-        case 'failed':
-            return {
-                state: 'failed',
-                jobId: job.id,
-                reason: job.error?.trim() || 'The server reported the job as failed without a reason.',
-            };
-        case 'archived':
-            return { state: 'archived', jobId: job.id, prLink: job.prLink };
-        case 'active':
-            return { state: 'working', jobId: job.id, followUp: false, waiting: true };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/pull-request-files.ts
-/**
- * Reads `https://github.com/<owner>/<repo>/pull/<n>` (or the same on a GitHub Enterprise host).
- * Returns null for a link on another host: a server may open pull requests anywhere.
- */
-function parsePullRequestLink(link, serverUrl = 'https://github.com') {
-    let url;
-    try {
-        url = new URL(link);
-    }
-    catch {
-        return null;
-    }
-    if (url.host !== new URL(serverUrl).host)
-        return null;
-    const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
-    if (!match)
-        return null;
-    return { owner: match[1], repo: match[2], number: Number(match[3]) };
-}
-const pull_request_files_PAGE_SIZE = 100;
-/** The files a pull request changes (first page: enough to name them in a comment). */
-async function listChangedFiles(octokit, pullRequest) {
-    const { data } = await octokit.rest.pulls.listFiles({
-        owner: pullRequest.owner,
-        repo: pullRequest.repo,
-        pull_number: pullRequest.number,
-        per_page: pull_request_files_PAGE_SIZE,
-    });
-    return { paths: data.map((file) => file.filename), total: data.length, more: data.length === pull_request_files_PAGE_SIZE };
 }
 
 ;// CONCATENATED MODULE: external "node:timers/promises"
@@ -48698,90 +48943,6 @@ async function changedFiles(context, job) {
         context.log.info(`Could not list the files of ${job.prLink}: ${error instanceof Error ? error.message : String(error)}`);
         return null;
     }
-}
-
-;// CONCATENATED MODULE: ./src/github/status-comment.ts
-
-const MAX_TEXT = 8000;
-const FILES_SHOWN = 10;
-/**
- * The status comment body for a state, ending with the hidden job marker so a later command in the
- * thread finds the job. Text from the agent or the server is quoted, shortened and cannot add a
- * marker of its own.
- */
-function renderStatusComment(view, links = {}) {
-    const lines = [...headline(view)];
-    const footer = [
-        view.jobId ? `job \`${view.jobId}\`` : null,
-        links.run ? `[workflow run](${links.run})` : null,
-    ]
-        .filter((part) => part !== null)
-        .join(' · ');
-    lines.push('', `<sub>docwright${footer ? ` · ${footer}` : ''}</sub>`);
-    if (view.jobId)
-        lines.push(jobMarker(view.jobId));
-    return lines.join('\n');
-}
-function headline(view) {
-    switch (view.state) {
-        case 'working':
-            return [
-                `⏳ **Working on ${view.followUp ? 'your follow-up' : 'it'}…** This comment will be updated with the result.`,
-                ...(view.waiting
-                    ? []
-                    : ['', 'This workflow does not wait for the result: check the job on the server.']),
-            ];
-        case 'pr-opened':
-            return [
-                `✅ **Pull request ready:** ${view.prLink}`,
-                ...(view.files ? ['', filesLine(view.files)] : []),
-                ...quoted(view.summary),
-            ];
-        case 'no-changes':
-            return ['✅ **Done — no pull request was opened.**', ...quoted(view.reply)];
-        case 'failed':
-            // Without a job id the request itself was refused (bad key, rate limit, server down).
-            return [
-                `❌ **${view.jobId ? 'The job failed.' : 'docwright could not take the request.'}** ${status_comment_text(view.reason)}`,
-            ];
-        case 'timed-out':
-            return [
-                `⌛ **Stopped waiting after ${formatMinutes(view.minutes)}.** The job \`${view.jobId}\` is still running on the server; a later command in this thread follows up on it.`,
-            ];
-        case 'stopped':
-            return [
-                `⏹️ **Stopped waiting.** ${status_comment_text(view.reason)} The job \`${view.jobId}\` keeps running on the server.`,
-            ];
-        case 'archived':
-            return [`🗄️ **The job was archived.**${view.prLink ? ` Its pull request: ${view.prLink}` : ''}`];
-    }
-}
-function filesLine(files) {
-    const count = `${files.total}${files.more ? '+' : ''} file${files.total === 1 && !files.more ? '' : 's'} changed`;
-    const shown = files.paths.slice(0, FILES_SHOWN).map((path) => `\`${path.replace(/`/g, "'")}\``);
-    const rest = files.total > shown.length || files.more ? ', …' : '';
-    return `**${count}:** ${shown.join(', ')}${rest}`;
-}
-/** The agent's words as a Markdown quote, so they read as its reply and cannot break the layout. */
-function quoted(value) {
-    if (!value?.trim())
-        return [];
-    return [
-        '',
-        ...status_comment_text(value)
-            .split('\n')
-            .map((line) => `> ${line}`.trimEnd()),
-    ];
-}
-function status_comment_text(value) {
-    const trimmed = value.trim();
-    const short = trimmed.length > MAX_TEXT ? `${trimmed.slice(0, MAX_TEXT)}…` : trimmed;
-    return neutralizeMarkers(short);
-}
-function formatMinutes(minutes) {
-    if (minutes < 1)
-        return `${Math.round(minutes * 60)} seconds`;
-    return `${Number(minutes.toFixed(1))} minute${minutes === 1 ? '' : 's'}`;
 }
 
 ;// CONCATENATED MODULE: ./src/action/status-sink.ts
@@ -48996,14 +49157,19 @@ function contextOf(inputs, environment, signal) {
         onRetry: ({ error, delayMs }) => log.info(`${retryReason(error)}; retrying in ${Math.ceil(delayMs / 1000)} s.`),
     });
     const octokit = inputs.githubToken
-        ? createOctokit({ token: inputs.githubToken, baseUrl: environment.apiUrl, log })
+        ? createOctokit({
+            auth: inputs.githubToken,
+            baseUrl: environment.hosts.apiUrl,
+            userAgent: 'docwright-action',
+            log: { warn: (message) => log.warning(message), debug: () => { } },
+        })
         : null;
     return {
         inputs,
         client,
         octokit,
         links: { run: environment.runUrl },
-        serverUrl: environment.serverUrl,
+        serverUrl: environment.hosts.webUrl,
         log,
         signal,
     };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_OUTPUT_BUDGET, type OutputBudget } from './forge/output-budget.js';
+import { enterpriseHosts, GITHUB_COM, type GitHubHosts } from './github/hosts.js';
 
 /**
  * All of docwright's settings, read once at the edge (the CLI) from the environment and flags.
@@ -62,6 +63,12 @@ export const EnvSchema = z.object({
   WEBHOOK_PROXY_URL: z.url().optional(),
   WEBHOOK_PATH: z.string().startsWith('/', 'must start with /').default('/api/github/webhooks'),
   GITHUB_TOKEN: z.string().optional(),
+  // GitHub Enterprise Server, named as Probot names it: the host (and port), and http or https.
+  GHE_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be a host name, with a port if needed (no scheme, no path)')
+    .optional(),
+  GHE_PROTOCOL: z.enum(['http', 'https']).default('https'),
   NODE_ENV: z.string().optional(),
 });
 
@@ -115,6 +122,11 @@ export interface GitHubConfig {
   webhookMaxBytes: number;
   /** NODE_ENV=production: no setup flow, credentials are required. */
   production: boolean;
+  /**
+   * Where GitHub is: github.com, or the Enterprise Server of GHE_HOST / GHE_PROTOCOL. The one
+   * setting every API call and every link (comments, pull request bodies, `source.repository`) uses.
+   */
+  hosts: GitHubHosts;
   /** REDIS_URL, handed to Probot so replicas share one GitHub request throttle (issue 7); unset: each alone. */
   redisUrl?: string | undefined;
 }
@@ -191,6 +203,7 @@ function githubConfig(values: z.infer<typeof EnvSchema>): GitHubConfig {
     webhookMaxBytes: values.DOCWRIGHT_WEBHOOK_MAX_BYTES,
     token: values.GITHUB_TOKEN,
     production,
+    hosts: values.GHE_HOST ? enterpriseHosts(values.GHE_HOST, values.GHE_PROTOCOL) : GITHUB_COM,
     redisUrl: values.REDIS_URL,
   };
 }

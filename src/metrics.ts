@@ -104,7 +104,7 @@ function cachedFor<T>(ms: number, load: () => Promise<T>): () => Promise<T> {
 }
 
 /** The part of an Octokit the instrumentation hooks into. */
-interface HookableOctokit {
+export interface HookableOctokit {
   hook: { before(name: 'request', hook: (options: { method: string; request?: object }) => void): void };
 }
 

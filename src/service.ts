@@ -11,7 +11,6 @@ import {
   createGitHubAccess,
   createGitHubBot,
   createPullRequestBody,
-  ForgeRouter,
   type GitHubAccessOptions,
   type GitHubBot,
 } from './bot/index.js';
@@ -19,6 +18,7 @@ import type { Config } from './config.js';
 import { DocwrightError } from './errors.js';
 import { JobService } from './engine/job-service.js';
 import { Worker } from './engine/worker.js';
+import { ForgeRouter } from './forge/forge-router.js';
 import { LocalGitForge } from './forge/local-git.js';
 import type { Forge } from './forge/types.js';
 import { createLogger, type Logger } from './logger.js';
@@ -78,8 +78,9 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   languageModel(config.model, config.providers);
   const store =
     overrides.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
-  // Local paths go to local git, `owner/repo` to GitHub (the app's installation, or the token).
   const metrics = config.metrics ? new Metrics(() => store.jobs.stats()) : null;
+  // Each project's repository goes to the forge stored with it: local git, or GitHub (the app's
+  // installation, or the token).
   const githubAccess = createGitHubAccess({
     github: config.github,
     store,
@@ -87,8 +88,14 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     metrics,
     ...overrides.github,
   });
-  const router = new ForgeRouter({ local: new LocalGitForge(), github: githubAccess?.forge ?? null });
-  const forge = overrides.forge ?? router;
+  const forge =
+    overrides.forge ??
+    new ForgeRouter({
+      local: new LocalGitForge(),
+      github: githubAccess?.forge ?? null,
+      forgeOf: (repository) => store.projects.forgeOf(repository),
+      runFiles: store.runFiles,
+    });
   const indexes = new DocsIndexes({ forge, logger });
   // Each replica keeps its own index; the store carries the news of a change to all of them.
   const docsChanges = await openDocsChanges(store.database, logger);
@@ -110,7 +117,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       metrics?.runDuration.observe({ outcome: 'retry' }, durationMs / 1000);
       metrics?.retries.inc();
     },
-    ...(githubAccess ? { pullRequestBody: createPullRequestBody(store) } : {}),
+    ...(githubAccess ? { pullRequestBody: createPullRequestBody(store, config.github.hosts.webUrl) } : {}),
   });
   const jobs = new JobService({ store, forge, defaultModel: config.model, onQueued: () => worker.wake() });
   const github = githubAccess
@@ -119,7 +126,6 @@ export async function createService(config: Config, overrides: ServiceOverrides 
         store,
         jobs,
         logger,
-        forge: router,
         indexes: { invalidate: (projectId) => void docsChanges.publish(projectId) },
       })
     : null;

@@ -2,13 +2,31 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isGitHubRepository } from '../src/bot/forge-router.js';
 import { agentPrompt } from '../src/bot/replies.js';
-import { DEFAULT_SETTINGS, parseSettings } from '../src/bot/settings.js';
+import { DEFAULT_SETTINGS, parseSettings } from '../src/github/settings.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { PRIVATE_KEY } from './fixtures/bot/harness.js';
 
 describe('GitHub settings from the environment', () => {
+  it('reads GHE_HOST and GHE_PROTOCOL as Probot does: /api/v3 for the API, the host for links', () => {
+    expect(loadConfig({}).github.hosts).toEqual({
+      apiUrl: 'https://api.github.com',
+      webUrl: 'https://github.com',
+    });
+    expect(loadConfig({ GHE_HOST: 'ghe.example.com' }).github.hosts).toEqual({
+      apiUrl: 'https://ghe.example.com/api/v3',
+      webUrl: 'https://ghe.example.com',
+    });
+    expect(loadConfig({ GHE_HOST: '127.0.0.1:8080', GHE_PROTOCOL: 'http' }).github.hosts).toEqual({
+      apiUrl: 'http://127.0.0.1:8080/api/v3',
+      webUrl: 'http://127.0.0.1:8080',
+    });
+    expect(() => loadConfig({ GHE_HOST: 'https://ghe.example.com' })).toThrow(
+      /GHE_HOST: must be a host name/,
+    );
+    expect(() => loadConfig({ GHE_HOST: 'ghe.example.com', GHE_PROTOCOL: 'ftp' })).toThrow(/GHE_PROTOCOL/);
+  });
+
   it('reads the app, the webhook and token mode', () => {
     const config = loadConfig({
       APP_ID: '12',
@@ -115,13 +133,6 @@ describe('.github/docwright.yml', () => {
 });
 
 describe('small pieces', () => {
-  it('tells GitHub repositories from local paths', () => {
-    expect(isGitHubRepository('octo-org/docs-site')).toBe(true);
-    expect(isGitHubRepository('/srv/repos/docs')).toBe(false);
-    expect(isGitHubRepository('./docs/repo')).toBe(false);
-    expect(isGitHubRepository('C:\\repos\\docs')).toBe(false);
-  });
-
   it('puts a review comment’s place after the instruction', () => {
     expect(agentPrompt('fix it', null)).toBe('fix it');
     expect(agentPrompt('fix it', { path: 'docs/a.md', line: 3 })).toBe(

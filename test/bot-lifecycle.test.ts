@@ -46,7 +46,7 @@ describe('installations', () => {
   it('creates a project when the app is installed and disables it when uninstalled', async () => {
     t.github.settingsFiles.set('.github/docwright.yml', 'docs_root: guides\nmodel: builtin\n');
     await t.receive('installation', installation('created'));
-    const project = (await t.service.store.bot.findProject(REPOSITORY))!;
+    const project = (await t.service.store.bot.findProject('github.com', REPOSITORY))!;
     expect(project).toMatchObject({
       id: 'octo-org-docs-site',
       forge: 'github',
@@ -60,12 +60,12 @@ describe('installations', () => {
     );
 
     await t.receive('installation', installation('deleted'));
-    expect((await t.service.store.bot.findProject(REPOSITORY))!.disabled_at).not.toBeNull();
+    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).not.toBeNull();
     expect(await listProjects(t.config)).toMatch(/\tdisabled$/);
 
     // Installed again: the same project, enabled.
     await t.receive('installation', installation('created'), 'delivery-reinstall');
-    expect((await t.service.store.bot.findProject(REPOSITORY))!.disabled_at).toBeNull();
+    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).toBeNull();
   });
 
   it('follows repositories added to and removed from an installation', async () => {
@@ -76,7 +76,7 @@ describe('installations', () => {
       ];
     });
     await t.receive('installation_repositories', added);
-    expect((await t.service.store.bot.findProject(REPOSITORY))!.disabled_at).toBeNull();
+    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).toBeNull();
     const removed = examplePayload('installation_repositories', 'removed', (payload) => {
       payload.installation.id = INSTALLATION_ID;
       payload.repositories_removed = [
@@ -84,7 +84,7 @@ describe('installations', () => {
       ];
     });
     await t.receive('installation_repositories', removed);
-    expect((await t.service.store.bot.findProject(REPOSITORY))!.disabled_at).not.toBeNull();
+    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).not.toBeNull();
   });
 });
 
@@ -135,7 +135,7 @@ describe('pull requests and pushes', () => {
 
   it('refreshes the docs index on a push to the base branch, and re-reads the settings', async () => {
     await startJob();
-    const project = (await t.service.store.bot.findProject(REPOSITORY))!;
+    const project = (await t.service.store.bot.findProject('github.com', REPOSITORY))!;
     const changed: string[] = [];
     t.service.docsChanges.subscribe((projectId) => changed.push(projectId));
     const push = (ref: string) =>
@@ -156,6 +156,48 @@ describe('pull requests and pushes', () => {
     expect(t.github.comments.some((comment) => comment.issue === 13 && findJobMarker(comment.body))).toBe(
       true,
     );
+  });
+});
+
+describe('branch heads from pushes', () => {
+  it('starts the next job from the new head of main (pushed, then read with the settings) without a REST lookup', async () => {
+    await startJob();
+    // Someone pushes to main: a new commit with one more page.
+    const parent = t.github.git.resolve('main')!;
+    const files = t.github.git.filesAt(parent);
+    files.set('changelog.md', Buffer.from('# Changelog\n'));
+    const tree = t.github.git.writeTree(files);
+    const pushed = t.github.git.writeCommit({ tree, message: 'Add a changelog\n', parents: [parent] });
+    t.github.git.refs.set('main', pushed);
+    await t.receive(
+      'push',
+      examplePayload('push', undefined, (payload) => {
+        patchRepository(payload);
+        payload.ref = 'refs/heads/main';
+        payload.before = parent;
+        payload.after = pushed;
+        payload.head_commit = {
+          ...payload.head_commit,
+          id: pushed,
+          tree_id: tree,
+          message: 'Add a changelog\n',
+        };
+      }),
+    );
+    const before = t.github.apiCalls().length;
+    const job = await startJob(13);
+    expect(job.status).toBe('completed');
+    const asked = t.github
+      .apiCalls()
+      .slice(before)
+      .map((call) => `${call.method} ${call.path}`);
+    // The settings query (again: the push touched the default branch, whose head it reads too) and
+    // the reaction-and-status mutation; no branch lookup.
+    expect(asked.filter((call) => call.endsWith('/graphql'))).toHaveLength(2);
+    expect(asked.some((call) => call.includes('/commits/main'))).toBe(false);
+    const pull = t.github.pulls.find((candidate) => candidate.head === job.branch)!;
+    expect(pull.baseCommit).toBe(pushed);
+    expect(t.github.fileAt(job.branch, 'changelog.md')).toBe('# Changelog\n');
   });
 });
 

@@ -49,11 +49,23 @@ describe('GitHub failing', () => {
       message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
     };
     t.github.fail('POST', /\/pulls$/, [403, limited, { 'retry-after': '1' }]);
-    t.github.fail('POST', /\/issues\/12\/comments$/, [429, limited, { 'retry-after': '1' }]);
+    // The settings query is the first GraphQL request of a command: limited too, waited out.
+    t.github.fail('POST', /\/graphql$/, [403, limited, { 'retry-after': '1' }]);
     const job = await command(t);
     expect(job.status).toBe('completed');
     expect(count(t, 'POST', /\/pulls$/)).toBe(2);
     expect(t.github.pulls).toHaveLength(1);
+    expect(t.github.comments.filter((comment) => findJobMarker(comment.body))).toHaveLength(1);
+    expect(t.github.pendingFaults()).toEqual([]);
+  });
+
+  it('reacts and posts the status comment apart when the one mutation for both is refused', async () => {
+    const t = await harness();
+    t.github.acceptsMutations = false;
+    const job = await command(t);
+    expect(job.status).toBe('completed');
+    expect(t.github.reactions).toEqual([expect.objectContaining({ kind: 'issues', content: 'eyes' })]);
+    expect(count(t, 'POST', /\/issues\/12\/comments$/)).toBe(1);
     expect(t.github.comments.filter((comment) => findJobMarker(comment.body))).toHaveLength(1);
   });
 

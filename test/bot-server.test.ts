@@ -12,9 +12,9 @@ import {
   createServerWithFrontDoor,
   createWebhookMiddleware,
   type FrontDoorOptions,
-} from '../src/bot/front-door.js';
-import { prepareGitHubServer } from '../src/bot/github-server.js';
-import { lazySetupHandler } from '../src/bot/probot-setup.js';
+} from '../src/github/front-door.js';
+import { prepareGitHubServer } from '../src/github/github-server.js';
+import { lazySetupHandler } from '../src/github/probot-setup.js';
 import { loadConfig } from '../src/config.js';
 import { addProject } from '../src/cli/local-commands.js';
 import { findJobMarker } from '../src/github/index.js';
@@ -163,6 +163,29 @@ describe('the webhook path of serve', () => {
       expect((await fetch(`${url}/v2/agent/x/job/y`)).status).toBe(401);
     } finally {
       delete process.env.NO_SMEE_SETUP;
+    }
+  });
+
+  it('registers the app on the Enterprise Server of GHE_HOST, as Probot’s own setup flow does', async () => {
+    t = await startBotHarness({ load: false });
+    // Probot's setup flow reads these from the process environment itself, as `probot run` does.
+    Object.assign(process.env, { NO_SMEE_SETUP: 'true', GHE_HOST: 'ghe.example.com', GHE_PROTOCOL: 'http' });
+    try {
+      const setup = lazySetupHandler({
+        host: '127.0.0.1',
+        port: 0,
+        publicUrl: 'http://127.0.0.1:3000',
+        maxBodyBytes: 1024 * 1024,
+        logger: silentLogger,
+      });
+      const url = await listen(t, { setup });
+      const html = await (await fetch(`${url}/probot`)).text();
+      expect(html).toContain('http://ghe.example.com/settings/apps/new');
+      expect(html).not.toContain('https://github.com/settings/apps/new');
+    } finally {
+      delete process.env.NO_SMEE_SETUP;
+      delete process.env.GHE_HOST;
+      delete process.env.GHE_PROTOCOL;
     }
   });
 });

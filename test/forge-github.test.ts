@@ -1,20 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { Octokit } from '@octokit/rest';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DocwrightError, UnrecoverableError } from '../src/errors.js';
-import {
-  createTokenOctokit,
-  findPullRequestByHead,
-  GitHubForge,
-  parseRepository,
-} from '../src/forge/github.js';
+import { findPullRequestByHead, GitHubForge, parseRepository } from '../src/forge/github.js';
 import { BranchMovedError } from '../src/forge/local-git.js';
 import { Overlay } from '../src/forge/overlay.js';
 import type { FileChange } from '../src/forge/types.js';
-import { createLogger } from '../src/logger.js';
+import { createOctokit } from '../src/github/octokit.js';
 import { githubTarball, type ArchiveEntry } from './fixtures/github/tarball.js';
 
 const API = 'https://api.github.com';
@@ -544,17 +538,14 @@ describe('errors in words', () => {
   });
 });
 
-describe('retries through the Octokit plugins (token mode)', () => {
+describe('retries through the one request policy (token mode)', () => {
   function tokenForge() {
     const lines: string[] = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        lines.push(chunk.toString());
-        callback();
-      },
-    });
-    const octokit = createTokenOctokit(TOKEN, {
-      logger: createLogger({ destination }),
+    const octokit = createOctokit({
+      auth: TOKEN,
+      baseUrl: API,
+      userAgent: 'docwright-test',
+      log: { warn: (message) => lines.push(message), debug: () => {} },
       retryAfterBaseValue: 1,
     });
     return { forge: new GitHubForge({ octokitFor: () => Promise.resolve(octokit), auth: 'token' }), lines };
@@ -569,23 +560,26 @@ describe('retries through the Octokit plugins (token mode)', () => {
     expect(requests).toHaveLength(2);
   });
 
-  it('retries a secondary rate limit once, after its Retry-After', async () => {
+  it('retries a secondary rate limit after its Retry-After', async () => {
     const { forge, lines } = tokenForge();
     getMain().reply(403, errors.secondaryRateLimit, { 'retry-after': '1' });
     getMain().reply(200, fixture('get-commit'));
     expect(await forge.resolveRef(REPO, 'main')).toBe(BASE);
     expect(requests).toHaveLength(2);
-    expect(lines.join('')).toContain('GitHub secondary rate limit hit; retrying in 1s');
+    expect(lines.join('')).toContain(
+      'GitHub secondary rate limit on GET /repos/{owner}/{repo}/commits/{ref}',
+    );
+    expect(lines.join('')).toContain('retrying after 1 s');
     expect(lines.join('')).not.toContain(TOKEN);
   });
 
-  it('gives up on a second secondary rate limit and says so', async () => {
+  it('gives up after the third secondary rate limit in a row and says so', async () => {
     const { forge } = tokenForge();
-    getMain().times(2).reply(403, errors.secondaryRateLimit, { 'retry-after': '1' });
+    getMain().times(3).reply(403, errors.secondaryRateLimit, { 'retry-after': '1' });
     await expect(forge.resolveRef(REPO, 'main')).rejects.toThrow(
       /rate limit for octo-org\/docs-site is exhausted/,
     );
-    expect(requests).toHaveLength(2);
+    expect(requests).toHaveLength(3);
   });
 
   it('retries a primary rate limit up to twice, once the window resets', async () => {
@@ -600,7 +594,7 @@ describe('retries through the Octokit plugins (token mode)', () => {
 });
 
 describe('request count of a single-file job (the calls run-job.ts makes)', () => {
-  it('first run: 8 API requests; a follow-up on the same pull request: 9', async () => {
+  it('first run: 8 API requests; a follow-up on the same pull request: 8 (its own commit is not downloaded)', async () => {
     const forge = forgeWith(plainOctokit());
     const getCommit = (ref: string) => api().get(`${REPO_PATH}/commits/${ref}`).query({ per_page: '1' });
     const run = async (expectedHead: string | null) => {
@@ -638,7 +632,6 @@ describe('request count of a single-file job (the calls run-job.ts makes)', () =
 
     requests = [];
     getCommit('docwright%2Fjob-1').reply(200, { ...fixture('get-commit'), sha: NEW_COMMIT });
-    await mockTarball(NEW_COMMIT);
     mockWrites({ ref: 'update' });
     getCommit('docwright%2Fjob-1').reply(200, { ...fixture('get-commit'), sha: NEW_COMMIT });
     api()
@@ -652,13 +645,62 @@ describe('request count of a single-file job (the calls run-job.ts makes)', () =
     await run(NEW_COMMIT);
     expect(requests.map((request) => `${request.method} ${request.path.replace(/\?.*/, '')}`)).toEqual([
       `GET ${REPO_PATH}/commits/docwright%2Fjob-1`,
-      `GET ${REPO_PATH}/tarball/${NEW_COMMIT}`,
       `POST ${REPO_PATH}/git/trees`,
       `POST ${REPO_PATH}/git/commits`,
       `PATCH ${REPO_PATH}/git/refs/heads%2Fdocwright%2Fjob-1`,
       `GET ${REPO_PATH}/commits/docwright%2Fjob-1`,
       `POST ${REPO_PATH}/pulls`,
       `GET ${REPO_PATH}/pulls`,
+      `PATCH ${REPO_PATH}/pulls/42`,
+    ]);
+  });
+
+  it('a follow-up that knows its pull request and whose pushes are heard: tree, commit, ref, one update', async () => {
+    const forge = new GitHubForge({
+      octokitFor: () => Promise.resolve(plainOctokit()),
+      rememberRefsMs: 60_000,
+    });
+    forge.sawHead(REPO, 'main', { sha: BASE, tree: fixture('get-commit').commit.tree.sha, message: 'init' });
+    const change = async (parent: string, expectedHead: string | null, text: string) => {
+      const overlay = new Overlay(await forge.snapshot(REPO, parent));
+      overlay.write('docs/index.md', text);
+      await forge.commit({
+        repository: REPO,
+        branch: BRANCH,
+        parent,
+        expectedHead,
+        changes: await overlay.changes(),
+        message: MESSAGE,
+      });
+    };
+    await mockTarball(BASE);
+    mockWrites();
+    await change((await forge.resolveRef(REPO, 'main'))!, null, '# One\n');
+    requests = [];
+    api()
+      .post(`${REPO_PATH}/git/trees`)
+      .reply(201, { ...fixture('create-tree'), sha: OTHER })
+      .post(`${REPO_PATH}/git/commits`)
+      .reply(201, { ...fixture('create-commit'), sha: HEAD })
+      .patch(`${REPO_PATH}/git/refs/heads%2Fdocwright%2Fjob-1`)
+      .reply(200, { ...fixture('ref'), object: { sha: HEAD, type: 'commit' } })
+      .patch(`${REPO_PATH}/pulls/42`)
+      .reply(200, fixture('pull-request'));
+    const head = (await forge.resolveRef(REPO, BRANCH))!;
+    await change(head, head, '# Two\n');
+    const pullRequest = await forge.ensurePullRequest({
+      repository: REPO,
+      base: 'main',
+      head: BRANCH,
+      title: 'docs: fix',
+      body: 'Body',
+      existing: 'https://github.com/octo-org/docs-site/pull/42',
+    });
+    expect(pullRequest.url).toBe('https://github.com/octo-org/docs-site/pull/42');
+    expect(requests.map((request) => `${request.method} ${request.path.replace(/\?.*/, '')}`)).toEqual([
+      `POST ${REPO_PATH}/git/trees`,
+      `POST ${REPO_PATH}/git/commits`,
+      `PATCH ${REPO_PATH}/git/refs/heads%2Fdocwright%2Fjob-1`,
       `PATCH ${REPO_PATH}/pulls/42`,
     ]);
   });

@@ -146,7 +146,7 @@ describe('StatusCommentWriter', () => {
 
 describe('pull request files', () => {
   it('reads pull request links on this GitHub only', () => {
-    expect(parsePullRequestLink('https://github.com/o/r/pull/12')).toEqual({
+    expect(parsePullRequestLink('https://github.com/o/r/pull/12', 'https://github.com')).toEqual({
       owner: 'o',
       repo: 'r',
       number: 12,
@@ -156,8 +156,10 @@ describe('pull request files', () => {
     ).toMatchObject({
       number: 3,
     });
-    expect(parsePullRequestLink('https://gitlab.com/o/r/-/merge_requests/1')).toBeNull();
-    expect(parsePullRequestLink('not a link')).toBeNull();
+    expect(
+      parsePullRequestLink('https://gitlab.com/o/r/-/merge_requests/1', 'https://github.com'),
+    ).toBeNull();
+    expect(parsePullRequestLink('not a link', 'https://github.com')).toBeNull();
   });
 
   it('lists the changed files', async () => {

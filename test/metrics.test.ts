@@ -4,7 +4,8 @@ import path from 'node:path';
 import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenOctokit } from '../src/forge/github-octokit.js';
+import { createOctokit } from '../src/github/octokit.js';
+import { instrumentOctokit } from '../src/metrics.js';
 import { Metrics } from '../src/metrics.js';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process.js';
 import { startTestService } from './helpers/service.js';
@@ -130,7 +131,14 @@ describe('GitHub request instrumentation', () => {
 
   it('counts every attempt by status, and the rate-limit answers the client waited on', async () => {
     const metrics = new Metrics(() => Promise.resolve({ byStatus: {}, queued: 0 }));
-    const octokit = createTokenOctokit(`ghp_${'n0'.repeat(18)}`, { retryAfterBaseValue: 1, metrics });
+    const octokit = createOctokit({
+      auth: `ghp_${'n0'.repeat(18)}`,
+      baseUrl: 'https://api.github.com',
+      userAgent: 'docwright-test',
+      log: { warn: () => {}, debug: () => {} },
+      retryAfterBaseValue: 1,
+      instrument: (client) => instrumentOctokit(client, metrics),
+    });
     const api = nock('https://api.github.com')
       .get('/repos/octo-org/docs-site')
       .reply(

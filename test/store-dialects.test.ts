@@ -205,6 +205,40 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     expect([...claimedBy.values()].every((claimers) => claimers.length === 1)).toBe(true);
   });
 
+  it('keeps the files of each run with the job, counted once their commit landed', async () => {
+    await newJob('j1', 1);
+    expect(await store.runFiles.changedFiles('j1')).toBeNull();
+    await store.runFiles.planned('j1', 'j1/1', ['docs/b.md', 'docs/a.md']);
+    expect(await store.runFiles.changedFiles('j1')).toBeNull();
+    // A repeated attempt of the run replaces what it planned; another replica reads what landed.
+    await store.runFiles.planned('j1', 'j1/1', ['docs/a.md']);
+    await (await open()).runFiles.landed('j1', 'j1/1');
+    await store.runFiles.planned('j1', 'j1/3', ['docs/c.md', 'docs/a.md']);
+    await store.runFiles.landed('j1', 'j1/3');
+    expect(await store.runFiles.changedFiles('j1')).toEqual(['docs/a.md', 'docs/c.md']);
+  });
+
+  it('keys GitHub projects by host and name', async () => {
+    await store.bot.upsertProject({
+      host: 'github.com',
+      repository: 'Octo/Site',
+      baseRef: 'main',
+      installationId: 1,
+    });
+    const enterprise = await store.bot.upsertProject({
+      host: 'ghe.example.com',
+      repository: 'octo/site',
+      baseRef: 'main',
+      installationId: 2,
+    });
+    expect(enterprise.created).toBe(true);
+    expect(Number((await store.bot.findProject('GitHub.com', 'octo/site'))?.installation_id)).toBe(1);
+    expect(Number((await store.bot.findProject('ghe.example.com', 'OCTO/site'))?.installation_id)).toBe(2);
+    expect(await store.bot.findProject('other.example.com', 'octo/site')).toBeUndefined();
+    expect(await store.projects.forgeOf('octo/site')).toBe('github');
+    expect(await store.projects.forgeOf('/repo')).toBe('local');
+  });
+
   it('keeps assistant threads in order', async () => {
     await store.threads.create({ id: 'thread_1', projectId: 'docs', domain: 'docs', fp: 'fp' }, at(1));
     await store.threads.append(

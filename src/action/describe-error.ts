@@ -1,4 +1,5 @@
 import { ApiError, ApiTimeoutError, ApiUnreachableError } from '../client/index.js';
+import { classifyRequestError, type ClassifiedRequestError } from '../github/request-error.js';
 import { ActionError } from './action-error.js';
 
 /** What the sentences may name: never the key itself. */
@@ -19,8 +20,8 @@ export function describeError(error: unknown, context: ErrorContext): string {
     return `The docwright server at ${context.baseUrl} did not answer in time (${error.message}), even after retries.`;
   if (error instanceof Error && error.name === 'ZodError')
     return `The server at ${context.baseUrl} answered with something that is not a docwright job; check that \`base-url\` points at a docwright server.`;
-  const github = gitHubStatus(error);
-  if (github) return describeGitHubError(github);
+  const github = classifyRequestError(error);
+  if (github) return describeGitHubError(github, error);
   if (error instanceof ApiUnreachableError)
     return `${error.message}. Check \`base-url\` and that the server is reachable from the runner.`;
   return `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
@@ -50,25 +51,10 @@ function describeApiError(error: ApiError, { baseUrl, projectId }: ErrorContext)
   }
 }
 
-interface GitHubFailure {
-  status: number;
-  message: string;
-  method: string;
-  url: string;
-}
-
-/** Octokit's RequestError, recognised by shape so the helpers need not import it. */
-function gitHubStatus(error: unknown): GitHubFailure | null {
-  if (!(error instanceof Error) || !('status' in error) || !('request' in error)) return null;
-  const request = error.request as { method?: unknown; url?: unknown } | undefined;
-  if (typeof error.status !== 'number' || typeof request?.method !== 'string') return null;
-  return { status: error.status, message: error.message, method: request.method, url: String(request.url) };
-}
-
-function describeGitHubError(failure: GitHubFailure): string {
-  const path = failure.url.replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
-  const request = `${failure.method} ${path}`;
-  if (failure.status === 401 || failure.status === 403)
-    return `GitHub refused ${request} (${failure.status}: ${failure.message}). Give the workflow \`permissions: issues: write, pull-requests: write\`, or pass a \`github-token\` that has them.`;
-  return `GitHub answered ${request} with ${failure.status}: ${failure.message}.`;
+function describeGitHubError(failure: ClassifiedRequestError, error: unknown): string {
+  const request = failure.request ?? 'a GitHub request';
+  const message = error instanceof Error ? error.message : failure.messages.join('; ');
+  if (failure.kind === 'credentials' || failure.kind === 'forbidden')
+    return `GitHub refused ${request} (${failure.status}: ${message}). Give the workflow \`permissions: issues: write, pull-requests: write\`, or pass a \`github-token\` that has them.`;
+  return `GitHub answered ${request} with ${failure.status}: ${message}.`;
 }

@@ -1,27 +1,27 @@
 import { readFile } from 'node:fs/promises';
+import { runnerHosts, type GitHubHosts } from '../github/hosts.js';
 import { ActionError } from './action-error.js';
 
 /** What the runner tells the Action about the run (GitHub's default environment variables). */
 export interface RunnerEnvironment {
   eventName: string;
   eventPath: string | null;
-  apiUrl: string;
-  serverUrl: string;
+  /** GITHUB_API_URL and GITHUB_SERVER_URL: github.com, or the Enterprise Server the runner belongs to. */
+  hosts: GitHubHosts;
   /** Link to this workflow run, for the status comment's footer. */
   runUrl: string | undefined;
 }
 
 /** Reads the runner's variables from `env` (passed in: main.ts is the only reader of process.env). */
 export function readRunnerEnvironment(env: Record<string, string | undefined>): RunnerEnvironment {
-  const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+  const hosts = runnerHosts(env.GITHUB_API_URL, env.GITHUB_SERVER_URL);
   const repository = env.GITHUB_REPOSITORY;
   const runId = env.GITHUB_RUN_ID;
   return {
     eventName: env.GITHUB_EVENT_NAME ?? '',
     eventPath: env.GITHUB_EVENT_PATH || null,
-    apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
-    serverUrl,
-    runUrl: repository && runId ? `${serverUrl}/${repository}/actions/runs/${runId}` : undefined,
+    hosts,
+    runUrl: repository && runId ? `${hosts.webUrl}/${repository}/actions/runs/${runId}` : undefined,
   };
 }
 

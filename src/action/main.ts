@@ -1,11 +1,11 @@
 import * as core from '@actions/core';
 import { ApiError, DocwrightClient } from '../client/index.js';
+import { createOctokit } from '../github/octokit.js';
 import type { ActionContext, ActionResult, Log } from './context.js';
 import { describeError } from './describe-error.js';
 import { readEventPayload, readRunnerEnvironment, type RunnerEnvironment } from './environment.js';
 import { parseEvent } from './event.js';
 import { parseInputs, parseRouteInputs, type Inputs } from './inputs.js';
-import { createOctokit } from './octokit-client.js';
 import { failureOf, outputsOf, summaryMarkdown } from './outcome.js';
 import { routeEvent } from './route.js';
 import { runRoute } from './run-action.js';
@@ -57,14 +57,19 @@ function contextOf(inputs: Inputs, environment: RunnerEnvironment, signal: Abort
       log.info(`${retryReason(error)}; retrying in ${Math.ceil(delayMs / 1000)} s.`),
   });
   const octokit = inputs.githubToken
-    ? createOctokit({ token: inputs.githubToken, baseUrl: environment.apiUrl, log })
+    ? createOctokit({
+        auth: inputs.githubToken,
+        baseUrl: environment.hosts.apiUrl,
+        userAgent: 'docwright-action',
+        log: { warn: (message) => log.warning(message), debug: () => {} },
+      })
     : null;
   return {
     inputs,
     client,
     octokit,
     links: { run: environment.runUrl },
-    serverUrl: environment.serverUrl,
+    serverUrl: environment.hosts.webUrl,
     log,
     signal,
   };

@@ -1,4 +1,5 @@
 import type { ApplicationFunction, Context, Probot } from 'probot';
+import { readRepositoryStart } from '../github/repository-start.js';
 import { handleCommandComment, type CommentContext } from './commands.js';
 import { fromIssueComment, fromReviewComment } from './comment-event.js';
 import { oncePerDelivery } from './deliveries.js';
@@ -6,11 +7,28 @@ import { addInstalledRepositories, removeInstalledRepositories } from './project
 import { archiveClosedPullRequestJob, handlePush } from './repository-events.js';
 import type { BotDependencies } from './types.js';
 
-/** Probot's context as the command handler uses it: its Octokit and `context.config`. */
-function commentContext(context: Context<'issue_comment.created' | 'pull_request_review_comment.created'>) {
+/**
+ * Probot's context as the command handler uses it: its Octokit, and the settings file read in
+ * the same request as the default branch's head, which the forge then takes as the fresh base.
+ */
+function commentContext(
+  deps: BotDependencies,
+  context: Context<'issue_comment.created' | 'pull_request_review_comment.created'>,
+) {
   return {
     octokit: context.octokit,
-    config: <T>(fileName: string) => context.config<T>(fileName),
+    settingsText: async (fileName: string) => {
+      const repository = context.payload.repository;
+      const start = await readRepositoryStart(
+        context.octokit,
+        { owner: repository.owner.login, repo: repository.name },
+        `.github/${fileName}`,
+      );
+      if (start.defaultBranch) {
+        deps.heads.sawHead(repository.full_name, start.defaultBranch.name, start.defaultBranch.head);
+      }
+      return start.settingsText;
+    },
   } satisfies CommentContext;
 }
 
@@ -23,10 +41,10 @@ function commentContext(context: Context<'issue_comment.created' | 'pull_request
 export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
   return (app: Probot) => {
     app.on('issue_comment.created', (context) =>
-      handleCommandComment(deps, commentContext(context), fromIssueComment(context)),
+      handleCommandComment(deps, commentContext(deps, context), fromIssueComment(context)),
     );
     app.on('pull_request_review_comment.created', (context) =>
-      handleCommandComment(deps, commentContext(context), fromReviewComment(context)),
+      handleCommandComment(deps, commentContext(deps, context), fromReviewComment(context)),
     );
 
     app.on(['installation.created', 'installation.unsuspend'], (context) =>
@@ -73,12 +91,17 @@ export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
         merged: pullRequest.merged ?? false,
       });
     });
-    app.on('push', (context) =>
-      handlePush(deps, {
-        repository: context.payload.repository.full_name,
-        ref: context.payload.ref,
-        defaultBranch: context.payload.repository.default_branch ?? '',
-      }),
-    );
+    app.on('push', (context) => {
+      const { payload } = context;
+      const head = payload.head_commit;
+      return handlePush(deps, {
+        repository: payload.repository.full_name,
+        ref: payload.ref,
+        defaultBranch: payload.repository.default_branch ?? '',
+        // The new head as the push shows it; null when the branch was deleted.
+        head:
+          payload.deleted || !head ? null : { sha: payload.after, tree: head.tree_id, message: head.message },
+      });
+    });
   };
 }

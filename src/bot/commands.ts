@@ -13,7 +13,7 @@ import type { ProjectRow } from '../store/index.js';
 import { commandTarget } from './command-target.js';
 import { mayBeCommand, type CommandComment } from './comment-event.js';
 import { oncePerDelivery } from './deliveries.js';
-import type { RepositoryClient } from './github-clients.js';
+import type { RepositoryClient } from '../github/repository-clients.js';
 import { applySettings, projectForEvent } from './projects.js';
 import {
   agentPrompt,
@@ -23,8 +23,8 @@ import {
   permissionReply,
   settingsReply,
 } from './replies.js';
-import type { ConfigReader } from './settings-cache.js';
-import { SettingsError, type RepositorySettings } from './settings.js';
+import type { ConfigReader } from '../github/settings-cache.js';
+import { SettingsError, type RepositorySettings } from '../github/settings.js';
 import type { BotDependencies } from './types.js';
 
 /** What a handler gets from Probot's context: the installation's Octokit and `context.config`. */
@@ -94,16 +94,17 @@ async function handleCommand(
     await reply(context, comment, emptyInstructionReply(author.login, settings.command));
     return;
   }
-  await acknowledgeComment(context.octokit, comment.repository, comment.comment).catch((error: unknown) =>
-    log.warn({ err: error }, 'could not react to the command'),
-  );
+  // The 👀 reaction goes out with the first status comment when the thread gets one (one request).
+  const react = () =>
+    acknowledgeComment(context.octokit, comment.repository, comment.comment).catch((error: unknown) =>
+      log.warn({ err: error }, 'could not react to the command'),
+    );
   const current = await applySettings(deps, project, settings, comment.repository.defaultBranch);
   await startOrContinue(
     deps,
     context,
     comment,
-    current,
-    settings,
+    { project: current, settings, react },
     agentPrompt(command.instruction, comment.location),
   );
 }
@@ -113,12 +114,13 @@ async function startOrContinue(
   deps: BotDependencies,
   context: CommentContext,
   comment: CommandComment,
-  project: ProjectRow,
-  settings: RepositorySettings,
+  start: { project: ProjectRow; settings: RepositorySettings; react: () => Promise<void> },
   prompt: string,
 ): Promise<void> {
+  const { project, settings, react } = start;
   const target = await commandTarget(deps, project, comment);
   if (target.kind === 'closed') {
+    await react();
     await reply(context, comment, closedPullRequestReply(target.job.id, settings.command));
     return;
   }
@@ -132,6 +134,7 @@ async function startOrContinue(
   } catch (error) {
     // A disabled project, or a job archived a moment ago: say so where the request was made.
     if (!DocwrightError.isInstance(error)) throw error;
+    await react();
     await reply(context, comment, failedBeforeJobReply(error.message));
     return;
   }
@@ -141,13 +144,18 @@ async function startOrContinue(
     repository: comment.repository.fullName,
     issueNumber: comment.thread.number,
     isPullRequest: comment.thread.isPullRequest,
-    prNumber: prLink ? (parsePullRequestLink(prLink)?.number ?? null) : null,
+    prNumber: prLink ? (parsePullRequestLink(prLink, deps.webUrl)?.number ?? null) : null,
   });
   deps.logger.info(
     { job: jobId, project: project.id, thread: `${comment.repository.fullName}#${comment.thread.number}` },
     target.kind === 'follow-up' ? 'follow-up queued from a comment' : 'job created from a comment',
   );
-  await deps.watcher.refresh(jobId);
+  await deps.watcher.refresh(jobId, {
+    repository: comment.repository.fullName,
+    issueNumber: comment.thread.number,
+    nodes: comment.nodes,
+    react,
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Context } from 'probot';
+import type { CommandNodes } from '../github/acknowledge.js';
 import type { CommentKind, GitHubUser, Thread } from '../github/index.js';
 import type { PullRequestHead } from './job-pull-request.js';
 
@@ -26,6 +27,8 @@ export interface CommandComment {
   pullRequest: ({ htmlUrl: string | null; body: string | null; author: GitHubUser } & PullRequestHead) | null;
   /** Where a review comment points: context for the agent. */
   location: { path: string; line: number | null } | null;
+  /** GraphQL ids of the comment and of its issue or pull request: reaction and status in one request. */
+  nodes: CommandNodes | null;
 }
 
 type IssueCommentContext = Context<'issue_comment.created'>;
@@ -75,7 +78,12 @@ export function fromIssueComment(context: IssueCommentContext): CommandComment {
         }
       : null,
     location: null,
+    nodes: nodesOf(payload.comment.node_id, payload.issue.node_id),
   };
+}
+
+function nodesOf(comment: string | undefined, subject: string | undefined): CommandNodes | null {
+  return comment && subject ? { commentNodeId: comment, subjectNodeId: subject } : null;
 }
 
 /** `pull_request_review_comment.created`: a comment on a line of a pull request's diff. */
@@ -114,6 +122,7 @@ export function fromReviewComment(context: ReviewCommentContext): CommandComment
       path: payload.comment.path,
       line: payload.comment.line ?? payload.comment.original_line ?? null,
     },
+    nodes: nodesOf(payload.comment.node_id, pullRequest.node_id),
   };
 }
 

@@ -1,20 +1,20 @@
 import type { ApplicationFunction, Probot } from 'probot';
 import type { GitHubConfig } from '../config.js';
 import type { JobService } from '../engine/job-service.js';
-import { createTokenOctokit, GitHubForge } from '../forge/github.js';
+import { GitHubForge } from '../forge/github.js';
+import { hostOf } from '../github/hosts.js';
+import { createOctokit } from '../github/octokit.js';
 import type { Logger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
+import { instrumentOctokit, type HookableOctokit, type Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import { createDocwrightApp } from './app.js';
-import type { ForgeRouter } from './forge-router.js';
-import { RepositoryClients, type RepositoryClient } from './github-clients.js';
-import { JobWatcher } from './job-watcher.js';
-import { createBotProbot } from './probot.js';
-import { SettingsCache } from './settings-cache.js';
+import { RepositoryClients, type RepositoryClient } from '../github/repository-clients.js';
+import { JobWatcher } from '../github/job-watcher.js';
+import { createBotProbot } from '../github/probot.js';
+import { SettingsCache } from '../github/settings-cache.js';
 
-export { ForgeRouter, isGitHubRepository } from './forge-router.js';
-export { createPullRequestBody } from './pull-request-body.js';
-export type { RepositoryClient } from './github-clients.js';
+export { createPullRequestBody } from '../github/pull-request-body.js';
+export type { RepositoryClient } from '../github/repository-clients.js';
 
 export interface GitHubAccessOptions {
   github: GitHubConfig;
@@ -22,7 +22,7 @@ export interface GitHubAccessOptions {
   logger: Logger;
   /** A ready Probot (tests build one with short retry delays); default: from `github`. */
   probot?: Probot;
-  /** Token mode's client; default: createTokenOctokit(GITHUB_TOKEN). */
+  /** Token mode's client; default: createOctokit(GITHUB_TOKEN) on the configured host. */
   tokenClient?: RepositoryClient;
   /** Milliseconds per second of retry back-off (default 1000; tests shorten it). */
   retryAfterBaseValue?: number;
@@ -37,19 +37,38 @@ export interface GitHubAccess {
   forge: GitHubForge;
 }
 
+/** How long a branch head seen (or pushed) stays current without a push saying otherwise. */
+const REMEMBER_REFS_MS = 10 * 60_000;
+
 /** GitHub access when an app or a token is configured; null when docwright runs locally only. */
 export function createGitHubAccess(options: GitHubAccessOptions): GitHubAccess | null {
   const { github, logger, store } = options;
-  const retry = { retryAfterBaseValue: options.retryAfterBaseValue, metrics: options.metrics ?? null };
+  const { metrics } = options;
+  const retry = {
+    retryAfterBaseValue: options.retryAfterBaseValue,
+    ...(metrics ? { instrument: (octokit: HookableOctokit) => instrumentOctokit(octokit, metrics) } : {}),
+  };
   const probot = options.probot ?? createBotProbot(github, logger, retry);
   const tokenClient =
-    options.tokenClient ?? (github.token ? createTokenOctokit(github.token, { logger, ...retry }) : null);
+    options.tokenClient ??
+    (github.token
+      ? createOctokit({
+          auth: github.token,
+          baseUrl: github.hosts.apiUrl,
+          userAgent: 'docwright',
+          log: { warn: (message) => logger.warn(message), debug: (message) => logger.debug(message) },
+          ...retry,
+        })
+      : null);
   if (!probot && !tokenClient) return null;
   const appMode = github.appId !== undefined;
-  const clients = new RepositoryClients({ store, probot, appMode, tokenClient });
+  const clients = new RepositoryClients({ store, host: hostOf(github.hosts), probot, appMode, tokenClient });
   const forge = new GitHubForge({
     octokitFor: (repository) => clients.forRepository(repository),
     auth: appMode ? 'app' : 'token',
+    webUrl: github.hosts.webUrl,
+    // Pushes keep remembered branch heads true; without webhooks every run asks GitHub.
+    rememberRefsMs: github.webhookSecret ? REMEMBER_REFS_MS : 0,
   });
   return { probot, clients, forge };
 }
@@ -70,12 +89,16 @@ export function createGitHubBot(
     store: Store;
     jobs: JobService;
     logger: Logger;
-    forge: ForgeRouter;
     indexes: { invalidate(projectId: string): void };
   },
 ): GitHubBot {
   const logger = deps.logger.child({ component: 'github-app' });
-  const watcher = new JobWatcher({ store: deps.store, clients: access.clients, forge: deps.forge, logger });
+  const watcher = new JobWatcher({
+    store: deps.store,
+    clients: access.clients,
+    logger,
+    webUrl: deps.github.hosts.webUrl,
+  });
   const settings = new SettingsCache();
   const app = createDocwrightApp({
     store: deps.store,
@@ -83,7 +106,10 @@ export function createGitHubBot(
     watcher,
     settings,
     indexes: deps.indexes,
+    heads: access.forge,
     logger,
+    host: hostOf(deps.github.hosts),
+    webUrl: deps.github.hosts.webUrl,
     appId: deps.github.appId ?? null,
   });
   return { probot: access.probot, app, watcher, settings };

@@ -1,7 +1,8 @@
 import { projectWritable, type ProjectRow } from '../store/index.js';
-import type { RepositoryClient } from './github-clients.js';
-import type { ConfigReader } from './settings-cache.js';
-import { SettingsError, type RepositorySettings } from './settings.js';
+import { readRepositoryStart, type GraphqlClient, type RepositoryStart } from '../github/repository-start.js';
+import type { RepositoryClient } from '../github/repository-clients.js';
+import type { ConfigReader } from '../github/settings-cache.js';
+import { SettingsError, type RepositorySettings } from '../github/settings.js';
 import type { BotDependencies } from './types.js';
 
 /** Where an event happened: enough to find or create the repository's project. */
@@ -20,7 +21,7 @@ export async function projectForEvent(
   deps: BotDependencies,
   event: EventRepository,
 ): Promise<ProjectRow | null> {
-  const existing = await deps.store.bot.findProject(event.fullName);
+  const existing = await deps.store.bot.findProject(deps.host, event.fullName);
   if (deps.appId === null || event.installationId === null) {
     return existing && !existing.disabled_at ? existing : null;
   }
@@ -31,6 +32,7 @@ export async function projectForEvent(
     existing.repository === event.fullName;
   if (current) return existing;
   const { project, created } = await deps.store.bot.upsertProject({
+    host: deps.host,
     repository: event.fullName,
     baseRef: event.defaultBranch,
     installationId: event.installationId,
@@ -71,29 +73,40 @@ export async function applySettings(
 }
 
 /**
- * The app was installed on repositories (issue 4): one project each, with the base branch and
- * settings read from GitHub (two or three requests per repository, once).
+ * The app was installed on repositories: one project each, with the default branch, its head and
+ * the settings read from GitHub in one request per repository (two for an empty repository).
  */
 export async function addInstalledRepositories(
   deps: BotDependencies,
-  octokit: RepositoryClient & { config: ConfigPlugin },
+  octokit: RepositoryClient & GraphqlClient,
   installationId: number,
   repositories: { full_name: string }[],
 ): Promise<void> {
   for (const { full_name: fullName } of repositories) {
     const [owner = '', repo = ''] = fullName.split('/');
-    const { data } = await octokit.rest.repos.get({ owner, repo });
+    let start: RepositoryStart | null = null;
+    const reader: ConfigReader = {
+      async settingsText(fileName) {
+        start = await readRepositoryStart(octokit, { owner, repo }, `.github/${fileName}`);
+        return start.settingsText;
+      },
+    };
+    const settings = await deps.settings.get(fullName, reader);
+    const known = start as RepositoryStart | null;
+    const defaultBranch =
+      known?.defaultBranch?.name ?? (await octokit.rest.repos.get({ owner, repo })).data.default_branch;
+    if (known?.defaultBranch) deps.heads.sawHead(fullName, defaultBranch, known.defaultBranch.head);
     const { project, created } = await deps.store.bot.upsertProject({
-      repository: data.full_name,
-      baseRef: data.default_branch,
+      host: deps.host,
+      repository: fullName,
+      baseRef: defaultBranch,
       installationId,
     });
     logProject(deps, project, created);
-    const settings = await deps.settings.get(data.full_name, configReader(octokit, owner, repo));
     if (settings instanceof SettingsError) {
       deps.logger.warn({ project: project.id, reason: settings.message }, 'repository settings ignored');
     } else {
-      await applySettings(deps, project, settings, data.default_branch);
+      await applySettings(deps, project, settings, defaultBranch);
     }
   }
 }
@@ -110,30 +123,11 @@ export async function removeInstalledRepositories(
     return;
   }
   for (const { full_name: fullName } of repositories) {
-    const project = await deps.store.bot.findProject(fullName);
+    const project = await deps.store.bot.findProject(deps.host, fullName);
     if (!project || Number(project.installation_id) !== installationId || project.disabled_at) continue;
     await deps.store.projects.setDisabled(project.id, true);
     deps.logger.info({ project: project.id, repository: fullName }, 'project disabled');
   }
-}
-
-/** What Probot's config plugin adds to its Octokit (the same reader `context.config` uses). */
-export interface ConfigPlugin {
-  get(options: {
-    owner: string;
-    repo: string;
-    path: string;
-  }): Promise<{ config: unknown; files: { config: unknown }[] }>;
-}
-
-/** `context.config` for events that have no repository of their own (installations). */
-function configReader(octokit: { config: ConfigPlugin }, owner: string, repo: string): ConfigReader {
-  return {
-    async config<T>(fileName: string): Promise<T | null> {
-      const { config, files } = await octokit.config.get({ owner, repo, path: `.github/${fileName}` });
-      return files.some((file) => file.config !== null) ? (config as T) : null;
-    },
-  };
 }
 
 function logProject(deps: BotDependencies, project: ProjectRow, created: boolean): void {

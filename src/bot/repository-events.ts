@@ -1,4 +1,5 @@
 import { findJobMarker } from '../github/index.js';
+import type { BranchHead } from '../github/repository-start.js';
 import type { JobRow, ProjectRow } from '../store/index.js';
 import { headIsJobBranch, type PullRequestHead } from './job-pull-request.js';
 import type { BotDependencies } from './types.js';
@@ -24,7 +25,7 @@ export async function archiveClosedPullRequestJob(
   deps: BotDependencies,
   pullRequest: ClosedPullRequest,
 ): Promise<JobRow | null> {
-  const project = await deps.store.bot.findProject(pullRequest.repository);
+  const project = await deps.store.bot.findProject(deps.host, pullRequest.repository);
   if (!project) return null;
   const job = await jobOfPullRequest(deps, project, pullRequest);
   if (!job || job.status === 'archived') return null;
@@ -61,17 +62,20 @@ async function jobOfPullRequest(
 }
 
 /**
- * A push: to a project's base branch, the assistant's index of it is stale; to the default
- * branch (where `.github/docwright.yml` is read from), so are the cached settings.
+ * A push: the branch's head is what the push says; to a project's base branch, the assistant's
+ * index of it is stale; to the default branch (where `.github/docwright.yml` is read from), so
+ * are the remembered settings.
  */
 export async function handlePush(
   deps: BotDependencies,
-  push: { repository: string; ref: string; defaultBranch: string },
+  push: { repository: string; ref: string; defaultBranch: string; head: BranchHead | null },
 ): Promise<void> {
   const branch = push.ref.startsWith('refs/heads/') ? push.ref.slice('refs/heads/'.length) : null;
   if (branch === null) return;
+  // The forge takes the branch's new head from the push instead of asking for it on the next run.
+  deps.heads.sawHead(push.repository, branch, push.head);
   if (branch === push.defaultBranch) deps.settings.invalidate(push.repository);
-  const project = await deps.store.bot.findProject(push.repository);
+  const project = await deps.store.bot.findProject(deps.host, push.repository);
   if (project && !project.disabled_at && project.base_ref === branch) {
     deps.indexes.invalidate(project.id);
     deps.logger.debug({ project: project.id, branch }, 'base branch moved: docs index will be rebuilt');

@@ -1,8 +1,9 @@
 import type { JobService } from '../engine/job-service.js';
+import type { BranchHead } from '../github/repository-start.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
-import type { JobWatcher } from './job-watcher.js';
-import type { SettingsCache } from './settings-cache.js';
+import type { JobWatcher } from '../github/job-watcher.js';
+import type { SettingsCache } from '../github/settings-cache.js';
 
 /** What the app's handlers work with; built once by the service (STYLE 2). */
 export interface BotDependencies {
@@ -10,9 +11,15 @@ export interface BotDependencies {
   jobs: JobService;
   watcher: JobWatcher;
   settings: SettingsCache;
+  /** Branch heads the GitHub forge remembers: a push, or a fresh read, tells it the new one. */
+  heads: { sawHead(repository: string, branch: string, head: BranchHead | null): void };
   /** The assistant's docs indexes: a push to a base branch makes one stale. */
   indexes: { invalidate(projectId: string): void };
   logger: Logger;
+  /** The GitHub host projects are found on (`hostOf(config.github.hosts)`). */
+  host: string;
+  /** That GitHub's web root: pull request links are read against it. */
+  webUrl: string;
   /** The GitHub App's id; null in token mode. Comments the app wrote never trigger work. */
   appId: number | null;
 }

@@ -1,7 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { isGitHubRepository } from '../bot/forge-router.js';
 import type { Config } from '../config.js';
-import { createTokenOctokit, GitHubForge, parseRepository } from '../forge/github.js';
+import { GitHubForge, parseRepository } from '../forge/github.js';
+import { hostOf } from '../github/hosts.js';
+import { createOctokit } from '../github/octokit.js';
+import { silentLogger } from '../logger.js';
 import { LocalGitForge } from '../forge/local-git.js';
 import type { GitEnvironment } from '../forge/git-command.js';
 import { parseModelSpec } from '../models.js';
@@ -56,6 +59,7 @@ export async function addProject(
         .map((origin) => origin.trim())
         .filter(Boolean),
       forge,
+      host: forge === 'github' ? hostOf(config.github.hosts) : '',
     });
     return `${options.id}\t${repository}\t${options.ref}`;
   } finally {
@@ -63,36 +67,48 @@ export async function addProject(
   }
 }
 
+/** `owner/repo` as people type it; an existing folder of that name is a local repository. */
+const OWNER_REPO = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/;
+
 /**
  * The repository of a new project, checked to have the base branch: a local git path, or in token
- * mode (GITHUB_TOKEN) a GitHub `owner/repo` or its web address. Without a token, GitHub projects
- * come from installing the app.
+ * mode (GITHUB_TOKEN) a GitHub `owner/repo` or its web address on the configured GitHub
+ * (GHE_HOST). Without a token, GitHub projects come from installing the app.
  */
 async function checkRepository(
   config: Config,
   environment: GitEnvironment,
   options: ProjectAddOptions,
 ): Promise<{ repository: string; forge: 'local' | 'github' }> {
-  const webUrl = 'https://github.com';
-  if (isGitHubRepository(options.repository) || options.repository.startsWith(`${webUrl}/`)) {
+  const { hosts } = config.github;
+  const named = options.repository;
+  const onGitHub = named.startsWith(`${hosts.webUrl}/`) || (OWNER_REPO.test(named) && !fs.existsSync(named));
+  if (onGitHub) {
     const token = config.github.token;
     if (!token) {
       throw new Error(
-        `${options.repository} is a GitHub repository: set GITHUB_TOKEN to add it in token mode, or install the docwright GitHub App on it (its project is created on install)`,
+        `${named} is a GitHub repository: set GITHUB_TOKEN to add it in token mode, or install the docwright GitHub App on it (its project is created on install)`,
       );
     }
-    const { owner, repo } = parseRepository(options.repository, webUrl);
+    const { owner, repo } = parseRepository(named, hosts.webUrl);
     const repository = `${owner}/${repo}`;
+    const octokit = createOctokit({
+      auth: token,
+      baseUrl: hosts.apiUrl,
+      userAgent: 'docwright-cli',
+      log: { warn: (message) => silentLogger.warn(message), debug: () => {} },
+    });
     const forge = new GitHubForge({
-      octokitFor: () => Promise.resolve(createTokenOctokit(token)),
+      octokitFor: () => Promise.resolve(octokit),
       auth: 'token',
+      webUrl: hosts.webUrl,
     });
     if (!(await forge.resolveRef(repository, options.ref))) {
       throw new Error(`The branch "${options.ref}" does not exist in ${repository}`);
     }
     return { repository, forge: 'github' };
   }
-  const repository = path.resolve(options.repository);
+  const repository = path.resolve(named);
   const forge = new LocalGitForge({ environment });
   const head = await forge.resolveRef(repository, options.ref);
   if (!head) throw new Error(`The branch "${options.ref}" does not exist in ${repository}`);

@@ -37,7 +37,7 @@ export class JobService {
         projectId,
         prompt,
         model: project.model ?? this.options.defaultModel,
-        repositoryUrl: this.options.forge.repositoryUrl(project.repository),
+        repositoryUrl: await this.options.forge.repositoryUrl(project.repository),
         branch: JobService.branchOf(id, options.branchPrefix),
       },
       this.now(),

@@ -108,6 +108,7 @@ export async function runJob(
       base: project.base_ref,
       head: job.branch,
       title: `docs: ${title}`,
+      existing: job.pr_link,
       body: (await deps.pullRequestBody?.(job, reply)) ?? `${reply}\n\n<!-- docwright-job: ${job.id} -->`,
     });
     prLink = pullRequest?.url ?? prLink;

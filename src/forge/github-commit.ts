@@ -1,8 +1,8 @@
 import { conflict } from '../errors.js';
 import type { PlannedChange } from './git-change-plan.js';
 import type { TreeEntry } from './git-ls-tree.js';
-import { isRefusal } from './github-errors.js';
-import type { GitHubClient } from './github-octokit.js';
+import { isRefusal } from '../github/request-error.js';
+import type { GitHubClient } from '../github/types.js';
 import type { RepositoryName } from './github-repository.js';
 import { BranchMovedError } from './local-git.js';
 

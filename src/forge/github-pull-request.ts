@@ -1,6 +1,6 @@
 import { DocwrightError } from '../errors.js';
-import { isRefusal } from './github-errors.js';
-import type { GitHubClient } from './github-octokit.js';
+import { hasStatus, isRefusal } from '../github/request-error.js';
+import type { GitHubClient } from '../github/types.js';
 import type { RepositoryName } from './github-repository.js';
 
 /** What docwright needs to know about a pull request. */
@@ -57,6 +57,8 @@ export interface EnsurePullRequestInput {
   head: string;
   title: string;
   body: string;
+  /** The number of the pull request the head already has, when the caller knows it. */
+  knownNumber?: number | null;
 }
 
 /**
@@ -67,8 +69,13 @@ export interface EnsurePullRequestInput {
 export async function ensurePullRequest(
   client: GitHubClient,
   name: RepositoryName,
-  request: EnsurePullRequestInput,
+  input: EnsurePullRequestInput,
 ): Promise<PullRequestSummary> {
+  const { knownNumber, ...request } = input;
+  if (knownNumber) {
+    const updated = await updateKnown(client, name, knownNumber, request);
+    if (updated) return updated;
+  }
   try {
     const { data } = await client.rest.pulls.create({ ...name, ...request });
     return {
@@ -92,11 +99,49 @@ export async function ensurePullRequest(
     );
   }
   if (existing.title === request.title && existing.body === request.body) return existing;
-  await client.rest.pulls.update({
+  await update(client, name, existing.number, request);
+  return { ...existing, title: request.title, body: request.body };
+}
+
+/**
+ * The pull request the caller knows, brought up to date in one request; null when it is gone,
+ * closed or not this head's any more (then it is looked for or opened as if unknown).
+ */
+async function updateKnown(
+  client: GitHubClient,
+  name: RepositoryName,
+  number: number,
+  request: Omit<EnsurePullRequestInput, 'knownNumber'>,
+): Promise<PullRequestSummary | null> {
+  try {
+    const data = await update(client, name, number, request);
+    if (data.state !== 'open' || data.head.ref !== request.head) return null;
+    return {
+      number: data.number,
+      url: data.html_url,
+      title: data.title,
+      body: data.body ?? '',
+      state: 'open',
+      merged: false,
+      head: data.head.ref,
+    };
+  } catch (error) {
+    if (hasStatus(error, 404, 422)) return null;
+    throw error;
+  }
+}
+
+async function update(
+  client: GitHubClient,
+  name: RepositoryName,
+  number: number,
+  request: Omit<EnsurePullRequestInput, 'knownNumber'>,
+) {
+  const { data } = await client.rest.pulls.update({
     ...name,
-    pull_number: existing.number,
+    pull_number: number,
     title: request.title,
     body: request.body,
   });
-  return { ...existing, title: request.title, body: request.body };
+  return data;
 }

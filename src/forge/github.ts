@@ -5,30 +5,46 @@ import { normalizeChanges, planChanges } from './git-change-plan.js';
 import type { TreeEntry } from './git-ls-tree.js';
 import { BoundedCache } from './github-cache.js';
 import { moveBranch, writeTree } from './github-commit.js';
-import { hasStatus, toForgeError, type GitHubAccess, type GitHubAuthKind } from './github-errors.js';
-import type { GitHubClient } from './github-octokit.js';
+import { BranchHeads } from './github-heads.js';
+import { snapshotAfter, SnapshotMemory } from './github-derived-snapshot.js';
+import { GITHUB_COM } from '../github/hosts.js';
+import { parsePullRequestLink } from '../github/pull-request-files.js';
+import { hasStatus } from '../github/request-error.js';
+import type { BranchHead } from '../github/repository-start.js';
+import type { GitHubClient } from '../github/types.js';
+import { toForgeError, type GitHubAccess, type GitHubAuthKind } from './github-errors.js';
 import { ensurePullRequest } from './github-pull-request.js';
 import { isValidBranchName, OBJECT_ID, parseRepository, type RepositoryName } from './github-repository.js';
 import { readTarball, type GitHubSnapshot } from './github-tarball.js';
 import type { CommitInfo, CommitRequest, Forge, PullRequestRequest } from './types.js';
 
-export { createTokenOctokit, type GitHubClient, type TokenOctokitOptions } from './github-octokit.js';
+export type { GitHubClient } from '../github/types.js';
 export { findPullRequestByHead, type PullRequestSummary } from './github-pull-request.js';
 export { parseRepository, type RepositoryName } from './github-repository.js';
 export { GitHubSnapshot } from './github-tarball.js';
 
 export interface GitHubForgeOptions {
-  /** An authenticated Octokit for a repository: Probot's installation Octokit, or createTokenOctokit(). */
+  /** An authenticated Octokit for a repository: Probot's installation Octokit, or createOctokit(). */
   octokitFor(repository: string): Promise<GitHubClient>;
   /** Who the requests are made as, for the wording of permission errors (default `app`). */
   auth?: GitHubAuthKind;
-  /** The web root shown in `source.repository` (default `https://github.com`; GitHub Enterprise: its host). */
+  /** The web root shown in `source.repository` (default github.com's; GitHub Enterprise: its host). */
   webUrl?: string;
   /** Most bytes of files a snapshot holds in memory (default 200 MB). */
   maxSnapshotBytes?: number;
   /** Most files a snapshot holds (default 100,000). */
   maxSnapshotFiles?: number;
+  /**
+   * How long a branch head this forge saw (looked up, written, or told by a push) is taken as
+   * current without asking again; 0 (the default) asks every time. Only worth it when push
+   * webhooks arrive, since `pushed()` is what keeps the memory true.
+   */
+  rememberRefsMs?: number;
+  now?: () => number;
 }
+
+/** Bytes of snapshots kept in memory for the next run on the same commit or its child. */
+const KEPT_SNAPSHOT_BYTES = 128_000_000;
 
 interface KnownCommit {
   message: string;
@@ -47,10 +63,27 @@ export class GitHubForge implements Forge {
   private readonly webUrl: string;
   private readonly commits = new BoundedCache<string, KnownCommit>(512);
   private readonly snapshots = new BoundedCache<string, readonly TreeEntry[]>(8);
+  private readonly keptSnapshots = new SnapshotMemory(KEPT_SNAPSHOT_BYTES);
+  private readonly heads: BranchHeads;
 
   constructor(private readonly options: GitHubForgeOptions) {
     this.auth = options.auth ?? 'app';
-    this.webUrl = (options.webUrl ?? 'https://github.com').replace(/\/+$/, '');
+    this.webUrl = (options.webUrl ?? GITHUB_COM.webUrl).replace(/\/+$/, '');
+    this.heads = new BranchHeads(options.rememberRefsMs ?? 0, options.now ?? Date.now);
+  }
+
+  /**
+   * A push webhook, or a read made a moment ago, says where a branch is (`head` null: deleted):
+   * its head, tree and message are known without a request, and what was remembered is stale.
+   */
+  sawHead(repository: string, branch: string, head: BranchHead | null): void {
+    const name = this.nameOf(repository);
+    if (head === null) {
+      this.heads.forget(name, branch);
+      return;
+    }
+    this.commits.set(cacheKey(name, head.sha), { message: head.message, tree: head.tree });
+    this.heads.remember(name, branch, head.sha);
   }
 
   /**
@@ -63,6 +96,8 @@ export class GitHubForge implements Forge {
   async resolveRef(repository: string, ref: string): Promise<string | null> {
     const name = this.nameOf(repository);
     if (ref === '' || ref.includes('\0')) return null;
+    const remembered = this.heads.current(name, ref);
+    if (remembered !== null) return remembered;
     const client = await this.options.octokitFor(repository);
     try {
       const { data } = await client.rest.repos.getCommit({ ...name, ref, per_page: 1 });
@@ -70,6 +105,7 @@ export class GitHubForge implements Forge {
         message: data.commit.message,
         tree: data.commit.tree.sha,
       });
+      if (!OBJECT_ID.test(ref)) this.heads.remember(name, ref, data.sha);
       return data.sha;
     } catch (error) {
       if (hasStatus(error, 409, 422)) return null;
@@ -90,6 +126,8 @@ export class GitHubForge implements Forge {
   async snapshot(repository: string, commit: string): Promise<GitHubSnapshot> {
     const name = this.nameOf(repository);
     const sha = await this.requireCommit(repository, commit);
+    const kept = this.keptSnapshots.get(cacheKey(name, sha));
+    if (kept !== undefined) return kept;
     const client = await this.options.octokitFor(repository);
     let body: Readable;
     try {
@@ -113,6 +151,7 @@ export class GitHubForge implements Forge {
       `${repository} at ${sha.slice(0, 12)}`,
     );
     this.snapshots.set(cacheKey(name, sha), snapshot.entries);
+    this.keptSnapshots.keep(cacheKey(name, sha), snapshot);
     return snapshot;
   }
 
@@ -144,23 +183,36 @@ export class GitHubForge implements Forge {
         tree,
         parents: [parent],
       });
-      await moveBranch(client, name, branch, data.sha, expectedHead, () =>
-        this.resolveRef(repository, branch),
-      );
+      await moveBranch(client, name, branch, data.sha, expectedHead, () => {
+        // The remembered head was wrong: ask GitHub, and let the retry ask again too.
+        this.heads.forget(name, branch);
+        return this.resolveRef(repository, branch);
+      });
       this.commits.set(cacheKey(name, data.sha), { message: request.message, tree });
+      this.heads.remember(name, branch, data.sha);
+      await this.keepSnapshotAfter(name, parent, data.sha, planned);
       return { sha: data.sha, message: request.message.replace(/\n$/, '') };
     } catch (error) {
       throw this.failure(error, repository, 'push');
     }
   }
 
-  /** Creates the pull request, or finds and updates the open one of `head`; one request when new. */
+  /**
+   * Creates the pull request, or finds and updates the open one of `head`; one request when new,
+   * and one when the job already knows its pull request.
+   */
   async ensurePullRequest(request: PullRequestRequest): Promise<{ url: string }> {
-    const { repository, ...pullRequest } = request;
+    const { repository, existing, ...pullRequest } = request;
     const name = this.nameOf(repository);
+    // The job's own earlier link names the pull request: one update instead of create, find, update.
+    const known = existing ? parsePullRequestLink(existing, this.webUrl) : null;
+    const knownNumber =
+      known && `${known.owner}/${known.repo}`.toLowerCase() === `${name.owner}/${name.repo}`.toLowerCase()
+        ? known.number
+        : null;
     const client = await this.options.octokitFor(repository);
     try {
-      const { url } = await ensurePullRequest(client, name, pullRequest);
+      const { url } = await ensurePullRequest(client, name, { ...pullRequest, knownNumber });
       return { url };
     } catch (error) {
       throw this.failure(error, repository, 'pull-request');
@@ -170,6 +222,20 @@ export class GitHubForge implements Forge {
   repositoryUrl(repository: string): string {
     const { owner, repo } = this.nameOf(repository);
     return `${this.webUrl}/${owner}/${repo}`;
+  }
+
+  /** The new commit's files, when its parent's are still in memory: the next run reads them there. */
+  private async keepSnapshotAfter(
+    name: RepositoryName,
+    parent: string,
+    commit: string,
+    planned: Parameters<typeof snapshotAfter>[2],
+  ): Promise<void> {
+    const before = this.keptSnapshots.get(cacheKey(name, parent));
+    if (before === undefined) return;
+    const after = await snapshotAfter(before, commit, planned);
+    this.snapshots.set(cacheKey(name, commit), after.entries);
+    this.keptSnapshots.keep(cacheKey(name, commit), after);
   }
 
   private nameOf(repository: string): RepositoryName {

@@ -24,6 +24,11 @@ export class MemorySnapshot implements Snapshot {
     return this.files.has(file);
   }
 
+  /** Bytes of a file; 0 when absent. */
+  size(file: string): number {
+    return this.files.get(file)?.length ?? 0;
+  }
+
   read(file: string): Promise<Buffer> {
     const content = this.files.get(file);
     if (!content) return Promise.reject(new Error(`File not found: ${file}`));

@@ -45,6 +45,8 @@ export interface PullRequestRequest {
   head: string;
   title: string;
   body: string;
+  /** The page of the pull request this head already has (the job's `prLink`), if known: updated, not looked for. */
+  existing?: string | null;
 }
 
 export interface Forge {
@@ -56,6 +58,6 @@ export interface Forge {
   commit(request: CommitRequest): Promise<CommitInfo>;
   /** Opens (or finds) the pull request of `head`; null when the forge has no code review (local git). */
   ensurePullRequest(request: PullRequestRequest): Promise<{ url: string } | null>;
-  /** The address shown as `source.repository`. */
-  repositoryUrl(repository: string): string;
+  /** The address shown as `source.repository` (a router may need to look the repository up first). */
+  repositoryUrl(repository: string): string | Promise<string>;
 }

@@ -1,3 +1,4 @@
+import { hasStatus } from './request-error.js';
 import type { GitHubApi } from './types.js';
 
 /** Repository roles from least to most access; the order is what `hasPermission` compares. */
@@ -30,13 +31,7 @@ export async function getPermissionLevel(
     if (isPermissionLevel(data.role_name)) return data.role_name;
     return isPermissionLevel(data.permission) ? data.permission : 'none';
   } catch (error) {
-    if (statusOf(error) === 404) return 'none';
+    if (hasStatus(error, 404)) return 'none';
     throw error;
   }
-}
-
-function statusOf(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'
-    ? error.status
-    : undefined;
 }

@@ -16,10 +16,10 @@ export interface ChangedFiles {
 }
 
 /**
- * Reads `https://github.com/<owner>/<repo>/pull/<n>` (or the same on a GitHub Enterprise host).
+ * Reads `<web root>/<owner>/<repo>/pull/<n>` (github.com's, or a GitHub Enterprise host's).
  * Returns null for a link on another host: a server may open pull requests anywhere.
  */
-export function parsePullRequestLink(link: string, serverUrl = 'https://github.com'): PullRequestRef | null {
+export function parsePullRequestLink(link: string, serverUrl: string): PullRequestRef | null {
   let url: URL;
   try {
     url = new URL(link);

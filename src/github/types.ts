@@ -26,3 +26,9 @@ export interface Thread {
   number: number;
   isPullRequest: boolean;
 }
+
+/**
+ * What the GitHub forge needs of an Octokit: the REST methods. createOctokit()'s client and
+ * Probot's installation-authenticated `ProbotOctokit` both fit.
+ */
+export type GitHubClient = Pick<Octokit, 'rest'>;

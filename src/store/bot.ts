@@ -14,6 +14,8 @@ export interface ThreadKey {
 }
 
 export interface GitHubProjectInput {
+  /** The GitHub it lives on (`github.com`, an Enterprise Server's host). */
+  host: string;
   /** `owner/repo` as GitHub spells it. */
   repository: string;
   baseRef: string;
@@ -34,12 +36,16 @@ export class BotStore {
     private readonly projects: ProjectStore,
   ) {}
 
-  /** The GitHub project of a repository; GitHub names are case-insensitive. */
-  async findProject(repository: string): Promise<ProjectRow | undefined> {
+  /**
+   * The GitHub project of a repository on `host`; GitHub names are case-insensitive. The host is
+   * part of the identity: the same `owner/repo` on another GitHub is another project.
+   */
+  async findProject(host: string, repository: string): Promise<ProjectRow | undefined> {
     return this.db
       .selectFrom('projects')
       .selectAll()
       .where('forge', '=', 'github')
+      .where('host', '=', host.toLowerCase())
       .where(sql<string>`lower(repository)`, '=', repository.toLowerCase())
       .orderBy('created_at')
       .executeTakeFirst();
@@ -53,7 +59,7 @@ export class BotStore {
     input: GitHubProjectInput,
     now = new Date(),
   ): Promise<{ project: ProjectRow; created: boolean }> {
-    const existing = await this.findProject(input.repository);
+    const existing = await this.findProject(input.host, input.repository);
     if (existing) {
       await this.db
         .updateTable('projects')
@@ -69,6 +75,7 @@ export class BotStore {
           repository: input.repository,
           baseRef: input.baseRef,
           forge: 'github',
+          host: input.host.toLowerCase(),
           installationId: input.installationId,
         },
         now,
@@ -77,7 +84,7 @@ export class BotStore {
     } catch (error) {
       // Two replicas handling the first event of a repository race to create its project: the
       // loser's insert hits the primary key, and the winner's project is the answer.
-      const winner = await this.findProject(input.repository);
+      const winner = await this.findProject(input.host, input.repository);
       if (winner) return { project: winner, created: false };
       throw error;
     }

@@ -3,6 +3,7 @@ import { BotStore } from './bot.js';
 import { openDatabase, type DatabaseLocation, type OpenDatabase } from './database.js';
 import { JobStore } from './jobs.js';
 import { ProjectStore } from './projects.js';
+import { RunFileStore } from './run-files.js';
 import { ThreadStore } from './threads.js';
 
 export type { ApiKeyRow } from './api-keys.js';
@@ -19,6 +20,8 @@ export class Store {
   readonly threads: ThreadStore;
   /** The GitHub App's tables: installations' projects, job threads, webhook deliveries. */
   readonly bot: BotStore;
+  /** The files each run of a job committed. */
+  readonly runFiles: RunFileStore;
 
   constructor(readonly database: OpenDatabase) {
     this.projects = new ProjectStore(database.db);
@@ -26,6 +29,7 @@ export class Store {
     this.jobs = new JobStore(database.db);
     this.threads = new ThreadStore(database.db);
     this.bot = new BotStore(database.db, this.projects);
+    this.runFiles = new RunFileStore(database.db);
   }
 
   close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { GITHUB_COM, hostOf } from '../github/hosts.js';
 import { autoIncrementKey } from './dialect.js';
 
 /**
@@ -165,6 +166,32 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.alterTable('projects').dropColumn('writable').execute();
+    },
+  },
+  '0005_github_host_and_run_files': {
+    async up(db: Kysely<unknown>) {
+      // The GitHub a project's repository lives on: `owner/repo` alone would let a github.com
+      // repository and an Enterprise Server one of the same name share a project.
+      await db.schema
+        .alterTable('projects')
+        .addColumn('host', 'text', (column) => column.notNull().defaultTo(''))
+        .execute();
+      await sql`update projects set host = ${hostOf(GITHUB_COM)} where forge = 'github'`.execute(db);
+      // The files each run committed, written before its commit and confirmed once the commit is
+      // seen on the branch: any replica, or this one after a restart, can name a job's changes.
+      await db.schema
+        .createTable('job_run_files')
+        .addColumn('job_id', 'text', (column) => column.notNull().references('jobs.id'))
+        .addColumn('run_key', 'text', (column) => column.notNull())
+        .addColumn('paths', 'text', (column) => column.notNull())
+        .addColumn('landed', 'integer', (column) => column.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addPrimaryKeyConstraint('job_run_files_key', ['job_id', 'run_key'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table if exists job_run_files`.execute(db);
+      await db.schema.alterTable('projects').dropColumn('host').execute();
     },
   },
 };

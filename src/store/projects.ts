@@ -18,6 +18,8 @@ export interface NewProject {
   allowedOrigins?: string[];
   /** `github` for `owner/repo` projects; local git otherwise. */
   forge?: 'local' | 'github';
+  /** The GitHub host of a `github` project (`hostOf(config.github.hosts)`). */
+  host?: string;
   installationId?: number | null;
 }
 
@@ -37,6 +39,7 @@ export class ProjectStore {
       disabled_at: null,
       allowed_origins: project.allowedOrigins?.length ? project.allowedOrigins.join(',') : null,
       forge: project.forge ?? 'local',
+      host: project.host ?? '',
       installation_id: project.installationId ?? null,
       writable: joinWritable(project.writable ?? []),
     };
@@ -54,6 +57,16 @@ export class ProjectStore {
 
   async list(): Promise<ProjectRow[]> {
     return this.db.selectFrom('projects').selectAll().orderBy('created_at').orderBy('id').execute();
+  }
+
+  /** Which forge holds `repository` (the stored `forge` column); undefined when no project has it. */
+  async forgeOf(repository: string): Promise<ProjectRow['forge'] | undefined> {
+    const row = await this.db
+      .selectFrom('projects')
+      .select('forge')
+      .where('repository', '=', repository)
+      .executeTakeFirst();
+    return row?.forge;
   }
 
   async setDisabled(id: string, disabled: boolean, now = new Date()): Promise<void> {

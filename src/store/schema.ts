@@ -14,6 +14,8 @@ export interface ProjectTable {
   allowed_origins: string | null;
   /** Where `repository` lives: a local git path, or `owner/repo` on GitHub (issue 4). */
   forge: 'local' | 'github';
+  /** The GitHub host of a `github` project (`github.com`, an Enterprise Server's); '' for local ones. */
+  host: string;
   /** The GitHub App installation that gives access to the repository; null in token mode and locally. */
   installation_id: number | null;
   /**
@@ -102,6 +104,17 @@ export interface JobThreadTable {
   updated_at: string;
 }
 
+/** The files one run of a job committed; `landed` once the commit is known to be on the branch. */
+export interface JobRunFilesTable {
+  job_id: string;
+  /** The run's `Docwright-Run` trailer: `<job id>/<last handled message id>`. */
+  run_key: string;
+  /** JSON array of paths, sorted. */
+  paths: string;
+  landed: number;
+  created_at: string;
+}
+
 /** Webhook deliveries already handled, so a redelivery does nothing twice. */
 export interface WebhookDeliveryTable {
   id: string;
@@ -118,4 +131,5 @@ export interface Database {
   assistant_messages: AssistantMessageTable;
   job_threads: JobThreadTable;
   webhook_deliveries: WebhookDeliveryTable;
+  job_run_files: JobRunFilesTable;
 }

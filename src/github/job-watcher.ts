@@ -1,27 +1,31 @@
-import { hasStatus } from '../forge/github-errors.js';
-import {
-  listChangedFiles,
-  parsePullRequestLink,
-  StatusCommentWriter,
-  type ChangedFiles,
-} from '../github/index.js';
+import { listChangedFiles, parsePullRequestLink, StatusCommentWriter, type ChangedFiles } from './index.js';
+import { reactAndComment, type CommandNodes } from './acknowledge.js';
+import { hasStatus } from './request-error.js';
 import type { Logger } from '../logger.js';
 import type { JobRow, JobThreadRow, Store } from '../store/index.js';
-import type { ForgeRouter } from './forge-router.js';
-import type { RepositoryClient, RepositoryClients } from './github-clients.js';
+import type { RepositoryClient, RepositoryClients } from './repository-clients.js';
 import { renderJobStatus, type StatusRendering } from './status-view.js';
 
 export interface JobWatcherOptions {
   store: Store;
   clients: RepositoryClients;
-  /** Knows the files this process committed, which saves asking GitHub for them. */
-  forge: ForgeRouter;
   logger: Logger;
   /** How often to look for jobs whose change notice was missed (default 30 s). */
   sweepMs?: number;
-  /** The pull request host, to read a PR number from `prLink` (default https://github.com). */
-  webUrl?: string;
+  /** The configured GitHub's web root, to read a PR number from `prLink`. */
+  webUrl: string;
   now?: () => Date;
+}
+
+/**
+ * The command a refresh answers: its thread gets the reaction with its first status comment, in
+ * one request when the comment is new; otherwise `react` sends the reaction on its own.
+ */
+export interface CommandAcknowledgement {
+  repository: string;
+  issueNumber: number;
+  nodes: CommandNodes | null;
+  react(): Promise<void>;
 }
 
 /** A sweep looks at threads touched within this window; older ones change only through notices. */
@@ -47,9 +51,14 @@ export class JobWatcher {
   }
 
   /** Refreshes a job's status comments; resolves when they show its current state. Never throws. */
-  refresh(jobId: string): Promise<void> {
+  refresh(jobId: string, acknowledge: CommandAcknowledgement | null = null): Promise<void> {
     const previous = this.chains.get(jobId) ?? Promise.resolve();
-    const next = previous.then(() => this.render(jobId));
+    const next = previous.then(async () => {
+      const pending = { acknowledge };
+      await this.render(jobId, pending);
+      // Not sent with a new status comment (the thread had one, or rendering failed): on its own.
+      if (pending.acknowledge) await pending.acknowledge.react();
+    });
     this.chains.set(jobId, next);
     void next.finally(() => {
       if (this.chains.get(jobId) === next) this.chains.delete(jobId);
@@ -85,7 +94,10 @@ export class JobWatcher {
     }
   }
 
-  private async render(jobId: string): Promise<void> {
+  private async render(
+    jobId: string,
+    pending: { acknowledge: CommandAcknowledgement | null } = { acknowledge: null },
+  ): Promise<void> {
     const { store, logger } = this.options;
     try {
       const threads = await store.bot.threadsOfJob(jobId);
@@ -95,11 +107,12 @@ export class JobWatcher {
       if (!row) return;
       const client = await this.options.clients.forRepository(first.repository);
       const rendering = await renderJobStatus(row, await store.jobs.messages(jobId), () =>
-        this.changedFiles(client, row, first.repository),
+        this.changedFiles(client, row),
       );
       if (rendering?.view.state === 'pr-opened') await this.recordPullRequest(row, threads);
       for (const thread of threads) {
-        if (rendering && thread.rendered_state !== rendering.key) await this.show(client, thread, rendering);
+        if (rendering && thread.rendered_state !== rendering.key)
+          await this.show(client, thread, rendering, pending);
       }
     } catch (error) {
       // The threads are left as they were: a thread whose comment was not shown stays older than
@@ -112,11 +125,18 @@ export class JobWatcher {
   }
 
   /** Edits the thread's comment (or posts it); a comment someone deleted is posted again. */
-  private async show(client: RepositoryClient, thread: JobThreadRow, rendering: StatusRendering) {
+  private async show(
+    client: RepositoryClient,
+    thread: JobThreadRow,
+    rendering: StatusRendering,
+    pending: { acknowledge: CommandAcknowledgement | null },
+  ) {
     const [owner = '', repo = ''] = thread.repository.split('/');
     const target = { owner, repo, number: thread.issue_number, isPullRequest: thread.is_pull_request === 1 };
     const existing =
-      thread.status_comment_id === null ? null : { commentId: Number(thread.status_comment_id), body: null };
+      thread.status_comment_id === null
+        ? await this.reactAndComment(client, thread, rendering, pending)
+        : { commentId: Number(thread.status_comment_id), body: null };
     let writer = new StatusCommentWriter(client, target, existing);
     try {
       await writer.show(rendering.body);
@@ -140,8 +160,34 @@ export class JobWatcher {
     );
   }
 
-  private async changedFiles(client: RepositoryClient, row: JobRow, repository: string) {
-    const known = this.options.forge.changedFiles(repository, row.branch);
+  /**
+   * The thread's first status comment and the command's reaction in one request, when this refresh
+   * answers a command in this thread; null when not (or when that failed: both go apart then).
+   */
+  private async reactAndComment(
+    client: RepositoryClient,
+    thread: JobThreadRow,
+    rendering: StatusRendering,
+    pending: { acknowledge: CommandAcknowledgement | null },
+  ): Promise<{ commentId: number; body: string } | null> {
+    const acknowledge = pending.acknowledge;
+    const here =
+      acknowledge?.issueNumber === thread.issue_number &&
+      acknowledge.repository.toLowerCase() === thread.repository.toLowerCase();
+    if (!here || !acknowledge.nodes) return null;
+    try {
+      const commentId = await reactAndComment(client, acknowledge.nodes, rendering.body);
+      pending.acknowledge = null;
+      return { commentId, body: rendering.body };
+    } catch (error) {
+      this.options.logger.debug({ err: error }, 'reaction and status comment in one request failed');
+      return null;
+    }
+  }
+
+  private async changedFiles(client: RepositoryClient, row: JobRow) {
+    // Recorded with the job's runs; a job from before that was kept asks GitHub.
+    const known = await this.options.store.runFiles.changedFiles(row.id);
     if (known) return { paths: known, total: known.length, more: false } satisfies ChangedFiles;
     const pullRequest = row.pr_link ? parsePullRequestLink(row.pr_link, this.options.webUrl) : null;
     if (!pullRequest) return null;

@@ -1,4 +1,4 @@
-import { jobMarker, neutralizeMarkers } from '../github/index.js';
+import { jobMarker, neutralizeMarkers } from './index.js';
 import type { JobRow, Store } from '../store/index.js';
 
 /** Longest request quoted in the description; the thread has all of it. */
@@ -11,7 +11,8 @@ const REQUEST_SHOWN = 2000;
  */
 export function createPullRequestBody(
   store: Store,
-  webUrl = 'https://github.com',
+  /** The web root of the configured GitHub (`config.github.hosts.webUrl`): links to the threads. */
+  webUrl: string,
 ): (job: JobRow, reply: string) => Promise<string> {
   const root = webUrl.replace(/\/+$/, '');
   return async (job, reply) => {

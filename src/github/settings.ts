@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { isValidBranchName } from '../forge/github-repository.js';
-import { DEFAULT_COMMAND, parseAllowedBots, PERMISSION_LEVELS, type AllowedBots } from '../github/index.js';
-import type { PermissionLevel } from '../github/index.js';
 import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
+import { DEFAULT_COMMAND, parseAllowedBots, PERMISSION_LEVELS, type AllowedBots } from './index.js';
+import type { PermissionLevel } from './index.js';
 
 /** The file, under `.github/`, that configures docwright for a repository. */
 export const SETTINGS_FILE = 'docwright.yml';

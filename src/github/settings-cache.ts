@@ -1,9 +1,10 @@
-import { DEFAULT_COMMAND } from '../github/index.js';
+import { parse as parseYaml } from 'yaml';
+import { DEFAULT_COMMAND } from './index.js';
 import { parseSettings, SETTINGS_FILE, SettingsError, type RepositorySettings } from './settings.js';
 
-/** The part of a Probot context that reads `.github/<file>` (the repository's, else the owner's `.github` repo). */
+/** Reads `.github/<file>`'s text: the repository's, else the owner's `.github` repository's; null when absent. */
 export interface ConfigReader {
-  config<T>(fileName: string): Promise<T | null>;
+  settingsText(fileName: string): Promise<string | null>;
 }
 
 interface Entry {
@@ -12,15 +13,16 @@ interface Entry {
 }
 
 /**
- * `.github/docwright.yml` per repository, read through Probot's `context.config` and kept for a
- * few minutes: a push to the default branch (which is where the file is read from) forgets it, so
- * a change applies at once while a busy thread does not re-read the file for every command.
+ * `.github/docwright.yml` per repository (or the fact that there is none), read through Probot's
+ * `context.config` and remembered until a push to the default branch (where the file is read
+ * from) forgets it: a change applies at once, and no command pays for re-reading an unchanged
+ * file. The hour is insurance against a push webhook that never arrived.
  */
 export class SettingsCache {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly ttlMs = 5 * 60_000,
+    private readonly ttlMs = 60 * 60_000,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -52,15 +54,14 @@ export class SettingsCache {
 }
 
 async function read(reader: ConfigReader): Promise<RepositorySettings | SettingsError> {
-  let raw: unknown;
-  try {
-    raw = await reader.config<unknown>(SETTINGS_FILE);
-  } catch (error) {
-    // Probot's config plugin throws for YAML that does not parse; GitHub failures pass through.
-    if (error instanceof Error && error.message.includes('[@probot/octokit-plugin-config]')) {
+  const text = await reader.settingsText(SETTINGS_FILE);
+  let raw: unknown = null;
+  if (text !== null) {
+    try {
+      raw = parseYaml(text) as unknown;
+    } catch {
       return new SettingsError(`.github/${SETTINGS_FILE} could not be parsed as YAML`, DEFAULT_COMMAND);
     }
-    throw error;
   }
   try {
     return parseSettings(raw);

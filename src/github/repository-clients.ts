@@ -1,14 +1,17 @@
 import type { Probot } from 'probot';
-import { DocwrightError } from '../errors.js';
 import type { GitHubClient } from '../forge/github.js';
-import type { GitHubApi } from '../github/index.js';
+import type { GitHubApi } from './index.js';
+import type { GraphqlClient } from './repository-start.js';
+import { gitHubNotConfigured } from './request-error.js';
 import type { Store } from '../store/index.js';
 
 /** An Octokit the forge, the status comments and the app's handlers can all use. */
-export type RepositoryClient = GitHubClient & GitHubApi;
+export type RepositoryClient = GitHubClient & GitHubApi & GraphqlClient;
 
 export interface RepositoryClientsOptions {
   store: Store;
+  /** The GitHub host of the projects (`hostOf(config.github.hosts)`). */
+  host: string;
   /** The app's Probot, whose installation Octokits carry a cached installation token. */
   probot: Probot | null;
   /** Whether `probot` is a GitHub App (false: token mode, no installations). */
@@ -31,8 +34,8 @@ export class RepositoryClients {
   }
 
   async forRepository(repository: string): Promise<RepositoryClient> {
-    const { probot, tokenClient, store, appMode } = this.options;
-    const project = await store.bot.findProject(repository);
+    const { probot, tokenClient, store, appMode, host } = this.options;
+    const project = await store.bot.findProject(host, repository);
     if (project?.installation_id && probot && appMode) {
       if (project.disabled_at) throw notInstalled(repository);
       // Probot caches installation tokens (59 minutes), so this is a request once an hour at most.
@@ -42,16 +45,14 @@ export class RepositoryClients {
     if (probot && !appMode) return probot.auth();
     throw appMode
       ? notInstalled(repository)
-      : new DocwrightError(
-          'forge_error',
+      : gitHubNotConfigured(
           `GitHub is not configured for ${repository}: set APP_ID, PRIVATE_KEY and WEBHOOK_SECRET for the GitHub App, or GITHUB_TOKEN`,
         );
   }
 }
 
-function notInstalled(repository: string): DocwrightError {
-  return new DocwrightError(
-    'forge_error',
+function notInstalled(repository: string): Error {
+  return gitHubNotConfigured(
     `The docwright GitHub App is not installed on ${repository}: install it on the repository`,
   );
 }
