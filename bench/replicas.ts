@@ -1,5 +1,5 @@
 /**
- * Several replicas (issue 7): how fast the job queue drains with one and with three worker
+ * Several replicas: how fast the job queue drains with one and with three worker
  * processes on one database, and what PostgreSQL costs the API beside SQLite.
  *
  * Queue: each replica is bench/replica-worker.ts, the real store and Worker with an agent that

@@ -12,7 +12,7 @@ import { loadConfig, type Config } from './config.js';
 const examples = (...lines: string[]): string =>
   `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}`;
 
-/** The command line (DESIGN, "Command line and settings"): the only place besides config.ts that reads process.env. */
+/** The command line: the only place besides config.ts that reads process.env. */
 const program = new Command()
   .name('docwright')
   .description('A documentation agent for GitHub: plain-words requests become docs pull requests.')

@@ -6,7 +6,7 @@ import { enterpriseHosts, GITHUB_COM, type GitHubHosts } from './github/hosts.js
 
 /**
  * All of docwright's settings, read once at the edge (the CLI) from the environment and flags.
- * Nothing below this module reads `process.env` (STYLE 3).
+ * Nothing below this module reads `process.env`.
  */
 export const EnvSchema = z.object({
   DOCWRIGHT_DATA_DIR: z.string().min(1).default('.docwright'),
@@ -26,7 +26,7 @@ export const EnvSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   DOCWRIGHT_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
-  // 25 s: with the 1 s idle poll, a dead replica's job is taken over within 30 s (issue 7).
+  // 25 s: with the 1 s idle poll, a dead replica's job is taken over within 30 s.
   DOCWRIGHT_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(25),
   DOCWRIGHT_JOB_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
   DOCWRIGHT_PUBLIC_URL: z.url().optional(),
@@ -55,7 +55,7 @@ export const EnvSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
-  // The GitHub App (Probot reads the same names; issue 4) and token mode.
+  // The GitHub App (Probot reads the same names) and token mode.
   APP_ID: z.coerce.number().int().positive().optional(),
   PRIVATE_KEY: z.string().optional(),
   PRIVATE_KEY_PATH: z.string().optional(),
@@ -84,11 +84,11 @@ export interface Config {
   workers: number;
   /** How long a claimed job stays claimed without a heartbeat; a crashed run is taken over after it. */
   leaseMs: number;
-  /** Job creations, and separately follow-up messages, per project per hour (spec 8). */
+  /** Job creations, and separately follow-up messages, per project per hour. */
   jobRateLimit: number;
   /** The address printed for people and links; defaults to http://localhost:PORT. */
   publicUrl: string;
-  /** Spec 8: assistant uses per key per month, per organization (project) per hour, per IP per day. */
+  /** Assistant uses per key per month, per organization (project) per hour, per IP per day. */
   assistantLimits: { keyPerMonth: number; projectPerHour: number; ipPerDay: number };
   /** What one job run may change: files, bytes per file, bytes in all (every agent, one place). */
   outputBudget: OutputBudget;
@@ -127,7 +127,7 @@ export interface GitHubConfig {
    * setting every API call and every link (comments, pull request bodies, `source.repository`) uses.
    */
   hosts: GitHubHosts;
-  /** REDIS_URL, handed to Probot so replicas share one GitHub request throttle (issue 7); unset: each alone. */
+  /** REDIS_URL, handed to Probot so replicas share one GitHub request throttle; unset: each alone. */
   redisUrl?: string | undefined;
 }
 

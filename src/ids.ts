@@ -25,5 +25,5 @@ export const newSecret = (): string => randomString(40, BASE62);
 /** Short public id of a key, shown in lists; reveals nothing of the secret. */
 export const newKeyId = (): string => `key_${randomString(12, BASE32)}`;
 
-/** An assistant conversation: unguessable (DESIGN), 120 bits. */
+/** An assistant conversation: unguessable, 120 bits. */
 export const newThreadId = (): string => `thread_${randomString(24, BASE32)}`;

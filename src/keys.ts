@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { newSecret } from './ids.js';
 
-/** Spec 5: admin keys start `svc_`, assistant keys `svc_dsc_`. */
+/** Admin keys start `svc_`, assistant keys `svc_dsc_`. */
 export const ADMIN_PREFIX = 'svc_';
 export const ASSISTANT_PREFIX = 'svc_dsc_';
 

@@ -3,7 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import type { Config } from './config.js';
 
-/** A model setting: `builtin`, `openai:<model>` or `anthropic:<model>` (DESIGN, "Command line and settings"). */
+/** A model setting: `builtin`, `openai:<model>` or `anthropic:<model>`. */
 export type ModelSpec = { provider: 'builtin' } | { provider: 'openai' | 'anthropic'; modelId: string };
 
 export function parseModelSpec(spec: string): ModelSpec {

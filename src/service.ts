@@ -60,7 +60,7 @@ export interface ServiceOverrides {
 }
 
 /**
- * Wires the embedded service from its parts (STYLE 2: the worker and the API receive their
+ * Wires the embedded service from its parts (the worker and the API receive their
  * adapters, they never construct them). The worker is created but not started.
  */
 export async function createService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {

@@ -1,5 +1,5 @@
 /**
- * The gates that keep the Action's artifacts honest (STYLE 12): the committed dist/ is what
+ * The gates that keep the Action's artifacts honest: the committed dist/ is what
  * `npm run package` builds from the sources today, and the Action's docs page documents every input
  * and output.
  */

@@ -1,5 +1,5 @@
 /**
- * End to end (issue 5): the bundled Action (`node dist/index.js`) as a child process, as the runner
+ * End to end: the bundled Action (`node dist/index.js`) as a child process, as the runner
  * starts it, against a real `docwright serve` (SQLite, local git forge, built-in agent) and a local
  * recorder standing in for the GitHub API.
  */

@@ -11,7 +11,7 @@ describe('agent job API', () => {
   });
   afterAll(() => t.cleanup());
 
-  it('creates a job (201) in the shape of spec 2.1, runs it and completes it with a commit on its branch', async () => {
+  it('creates a job (201) in the contract's shape, runs it and completes it with a commit on its branch', async () => {
     const created = await t.request('POST', '/v2/agent/docs/job', { body: { prompt: REPLACE } });
     expect(created.status).toBe(201);
     const job = JobSchema.parse(created.body);
@@ -207,7 +207,7 @@ describe('agent job API', () => {
   });
 });
 
-describe('rate limits (spec 8)', () => {
+describe('rate limits', () => {
   it('allows N creations and N messages per project per hour, then 429 with Retry-After and RateLimit headers', async () => {
     const t = await startTestService({ config: { jobRateLimit: 3 }, startWorker: false });
     try {

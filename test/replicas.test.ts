@@ -40,7 +40,7 @@ interface Replica {
 
 /**
  * Three `docwright serve` processes, each with its own data dir, on one PostgreSQL database and one
- * repository, as behind a load balancer (issue 7). One is SIGKILLed while it runs jobs.
+ * repository, as behind a load balancer. One is SIGKILLed while it runs jobs.
  */
 describe('three replicas on one PostgreSQL database', () => {
   let postgres: TestPostgres;

@@ -6,7 +6,7 @@
 
 /* global crypto, fetch, TextDecoderStream, URL -- browser globals (web/ runs in browsers) */
 
-/** How many passages the assistant retrieves per question; spec 8 recommends 5. */
+/** How many passages the assistant retrieves per question; the contract recommends 5. */
 const RETRIEVAL_PAGE_SIZE = 5;
 
 /** An error whose message is meant for the reader, as they will see it. */

@@ -133,7 +133,7 @@
     }
   }
 
-  /** The page being read, as the assistant's `currentPath` (spec 2.3: at most 200 characters). */
+  /** The page being read, as the assistant's `currentPath` (at most 200 characters). */
   function currentPath() {
     return location.pathname.slice(0, 200);
   }

@@ -11,7 +11,7 @@ export interface Log {
   warning(message: string): void;
 }
 
-/** Everything a request handler needs, built at the edge (main.ts) and passed in (STYLE 1, 2). */
+/** Everything a request handler needs, built at the edge (main.ts) and passed in. */
 export interface ActionContext {
   inputs: Inputs;
   client: Pick<DocwrightClient, 'createJob' | 'getJob' | 'sendMessage'>;

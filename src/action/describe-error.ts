@@ -9,7 +9,7 @@ export interface ErrorContext {
 }
 
 /**
- * Turns any failure into the one sentence the step fails with (issue 5: 401/403/404/429 each
+ * Turns any failure into the one sentence the step fails with (401/403/404/429 each
  * explained). The server's own message is kept, since it names the field or the job; secrets never
  * reach it (the server does not echo keys, and Octokit redacts its authorization header).
  */

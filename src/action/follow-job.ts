@@ -11,7 +11,7 @@ import { describeError } from './describe-error.js';
 import { pollJob, type PollEnd } from './poll-job.js';
 import type { StatusSink } from './status-sink.js';
 
-/** Creates a job, or sends a follow-up message when `target` names one (spec 4.1, 4.2). */
+/** Creates a job, or sends a follow-up message when `target` names one. */
 export async function startJob(
   context: ActionContext,
   prompt: string,

@@ -19,7 +19,7 @@ const log: Log = {
 };
 
 /**
- * The Action's entry (STYLE 1): the only place that reads inputs and the runner's environment.
+ * The Action's entry: the only place that reads inputs and the runner's environment.
  * It builds the typed inputs, the API client and the GitHub client, runs the event, and turns the
  * result into outputs, a job summary and, when the job did not succeed, one failing sentence.
  */

@@ -21,7 +21,7 @@ export interface PollOptions {
 const FINAL: ReadonlySet<Job['status']> = new Set(['completed', 'archived', 'failed']);
 
 /**
- * Polls `GET /v2/agent/{projectId}/job/{id}` until the job is completed, archived or failed (spec 3),
+ * Polls `GET /v2/agent/{projectId}/job/{id}` until the job is completed, archived or failed,
  * the timeout passes (one last read at the deadline), or `signal` aborts. A poll that still fails
  * after the client's own retries is not fatal while time remains: a server restart must not fail a
  * job that is fine.

@@ -10,7 +10,7 @@ export type Route =
   | { kind: 'prompt'; prompt: string; jobId: string | null };
 
 /**
- * Routes an event (issue 5, "Behaviour"): comments need the command on their first line, must be
+ * Routes an event: comments need the command on their first line, must be
  * new (an edit would run the same request twice) and not by a bot unless allowed; other events take
  * the `prompt` input. The commenter's permission is checked afterwards, since it needs GitHub.
  */

@@ -1,5 +1,5 @@
 /**
- * What goes into a prompt and what comes back out of a model (issue 6). User text is cleaned of
+ * What goes into a prompt and what comes back out of a model. User text is cleaned of
  * what a reader cannot see but a model reads: HTML comments (hidden in a rendered GitHub comment),
  * zero-width and bidi control characters, and Unicode tag characters (invisible ASCII look-alikes).
  * Model output is cleaned of secrets (src/redact.ts): API keys and tokens that reached the model

@@ -33,7 +33,7 @@ function commentContext(
 }
 
 /**
- * The docwright GitHub App (issue 4): slash commands in issues and pull requests become jobs and
+ * The docwright GitHub App: slash commands in issues and pull requests become jobs and
  * follow-ups; installations create and disable projects; a job's pull request closing archives
  * the job; a push to a base branch refreshes the assistant's index. Edited comments are not
  * subscribed to, so they never trigger work.

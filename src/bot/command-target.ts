@@ -12,7 +12,7 @@ export type CommandTarget =
   | { kind: 'closed'; job: JobRow };
 
 /**
- * The job a command continues (issue 4): the job already talking in this thread (the job_threads
+ * The job a command continues: the job already talking in this thread (the job_threads
  * table), or, on a pull request a job opened, that job: found by its recorded `prLink`, else by the
  * hidden marker in the body. A marker counts only on a pull request from the repository itself,
  * written by a bot or with the job's own branch as its head, so a body someone else wrote (say, on

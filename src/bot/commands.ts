@@ -33,7 +33,7 @@ export interface CommentContext extends ConfigReader {
 }
 
 /**
- * A comment that may be a command (issue 4). Cheap checks first: a comment that does not start
+ * A comment that may be a command. Cheap checks first: a comment that does not start
  * with a slash, or that the app itself wrote, costs no request and no database write.
  */
 export async function handleCommandComment(

@@ -127,7 +127,7 @@ export function fromReviewComment(context: ReviewCommentContext): CommandComment
 }
 
 /**
- * The cheap first look (issue 4: a comment without the command costs no API call): does the
+ * The cheap first look (a comment without the command costs no API call): does the
  * first line start with a slash? The configured command is only known after reading the settings.
  */
 export function mayBeCommand(body: string): boolean {

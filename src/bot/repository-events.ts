@@ -16,7 +16,7 @@ export interface ClosedPullRequest extends PullRequestHead {
 }
 
 /**
- * A job's pull request was closed or merged: the job is archived (`archivedAt` set; spec 2.1). The
+ * A job's pull request was closed or merged: the job is archived (`archivedAt` set). The
  * job is the one whose PR this is (the job_threads table or the job's `prLink`), or the one the
  * hidden marker in the body names, if the head is that job's branch in this repository (not a
  * fork's branch of the same name); someone else's pull request is left alone.

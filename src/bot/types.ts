@@ -5,7 +5,7 @@ import type { Store } from '../store/index.js';
 import type { JobWatcher } from '../github/job-watcher.js';
 import type { SettingsCache } from '../github/settings-cache.js';
 
-/** What the app's handlers work with; built once by the service (STYLE 2). */
+/** What the app's handlers work with; built once by the service. */
 export interface BotDependencies {
   store: Store;
   jobs: JobService;

@@ -1,5 +1,5 @@
 /**
- * Shapes of the docs checks (issue 6, "Docs checks, for every agent"): what a problem is, and the
+ * Shapes of the docs checks: what a problem is, and the
  * read-only view of a docs folder the checks run over (an overlay of a job, or a folder on disk).
  */
 

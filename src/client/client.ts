@@ -25,7 +25,7 @@ export interface ClientOptions {
 
 const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'archived', 'failed']);
 
-/** A typed client of the agent-job API (spec 4), used by the CLI and the Action. */
+/** A typed client of the agent-job API, used by the CLI and the Action. */
 export class DocwrightClient {
   private readonly fetch: typeof fetch;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -62,7 +62,7 @@ export class DocwrightClient {
     return this.request('GET', `/v2/agent/${enc(projectId)}/jobs${suffix}`, JobListSchema);
   }
 
-  /** Polls until the job is completed, archived or failed (spec 3), or `timeoutMs` passes (returns the last state). */
+  /** Polls until the job is completed, archived or failed, or `timeoutMs` passes (returns the last state). */
   async waitForJob(
     projectId: string,
     id: string,

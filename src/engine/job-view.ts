@@ -1,14 +1,14 @@
 import type { Job } from '../protocol/agent-job.js';
 import type { JobMessageRow, JobRow } from '../store/index.js';
 
-/** The wire shape of a job (spec 2.1 plus our extra fields), from its row and, optionally, its messages. */
+/** The wire shape of a job (the contract's fields plus our own), from its row and, optionally, its messages. */
 export function toJob(row: JobRow, messages?: JobMessageRow[]): Job {
   return {
     id: row.id,
     status: row.status,
     source: { repository: row.repository_url, ref: row.branch },
     model: row.model,
-    // Spec 2.1: prLink is null while the job is active.
+    // The contract keeps prLink null while the job is active.
     prLink: row.status === 'active' ? null : row.pr_link,
     createdAt: row.created_at,
     archivedAt: row.archived_at,

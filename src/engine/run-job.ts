@@ -157,7 +157,7 @@ async function editWithChecks(
 }
 
 /**
- * The agent's edits, checked (issue 6): after the agent runs, the docs checks look at what it
+ * The agent's edits, checked: after the agent runs, the docs checks look at what it
  * changed; an agent that can repair gets their findings back for up to `rounds` rounds, and what is
  * still wrong after that is returned to be listed in the reply and PR body.
  */

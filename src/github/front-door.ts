@@ -15,7 +15,7 @@ export interface FrontDoorOptions {
 }
 
 /**
- * What sits in front of the API in the one `node:http` server (DESIGN, "HTTP"): the webhook path
+ * What sits in front of the API in the one `node:http` server: the webhook path
  * goes to the webhook receiver (and from there to Probot), `/probot…` to the setup flow, the rest
  * to `next` (the Hono app). Probot's manifest points an app registered through the setup flow at `/`, so a GitHub delivery there is
  * taken as one to the webhook path.

@@ -14,7 +14,7 @@ export interface GitHubServer {
 }
 
 /**
- * Decides how `serve` talks to GitHub (issue 4): a GitHub App receiving webhooks; token mode
+ * Decides how `serve` talks to GitHub: a GitHub App receiving webhooks; token mode
  * (pull requests with GITHUB_TOKEN, webhooks only if a repository webhook has a secret); or,
  * with no APP_ID outside production, Probot's setup flow to register the app.
  */

@@ -10,7 +10,7 @@ export function isPermissionLevel(value: string): value is PermissionLevel {
   return (PERMISSION_LEVELS as readonly string[]).includes(value);
 }
 
-/** Whether someone with `actual` access meets `minimum` (DESIGN: write by default, configurable). */
+/** Whether someone with `actual` access meets `minimum` (write by default, configurable). */
 export function hasPermission(actual: PermissionLevel, minimum: PermissionLevel): boolean {
   return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(minimum);
 }

@@ -5,7 +5,7 @@ import type { JobRow, Store } from '../store/index.js';
 const REQUEST_SHOWN = 2000;
 
 /**
- * The description of a job's pull request (issue 4): the agent's summary, the requests that led
+ * The description of a job's pull request: the agent's summary, the requests that led
  * to it, links back to the threads they were made in, and the hidden job marker last (the marker
  * that counts is the last one, so nothing quoted above can take its place).
  */

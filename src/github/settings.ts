@@ -21,7 +21,7 @@ const botList = z
   .transform((value) => (Array.isArray(value) ? value.join(',') : value));
 
 /**
- * `.github/docwright.yml` (issue 4). Every key is optional; snake_case like the YAML of most
+ * `.github/docwright.yml`. Every key is optional; snake_case like the YAML of most
  * GitHub configuration files. Unknown keys are refused so a typo does not pass silently.
  */
 const SettingsSchema = z

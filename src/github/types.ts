@@ -2,7 +2,7 @@ import type { Octokit } from '@octokit/rest';
 
 /**
  * The part of an Octokit the shared helpers use. `@octokit/rest` (the Action) and Probot's
- * `context.octokit` both fit, so the helpers never construct a client of their own (STYLE 2).
+ * `context.octokit` both fit, so the helpers never construct a client of their own.
  */
 export interface GitHubApi {
   rest: Pick<Octokit['rest'], 'issues' | 'pulls' | 'reactions' | 'repos'>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec 2.2: `{ prompt }`, at least 1 character; DESIGN caps it at 20,000. */
+/** `{ prompt }`: at least 1 character, as the contract says, and at most 20,000, so one request cannot fill a run. */
 export const PromptBodySchema = z
   .object(
     {
@@ -16,7 +16,7 @@ export const PromptBodySchema = z
   .meta({ id: 'PromptBody' });
 export type PromptBody = z.infer<typeof PromptBodySchema>;
 
-/** Spec 3. */
+/** The four states a job can be in. */
 export const JobStatusSchema = z
   .enum(['active', 'completed', 'archived', 'failed'])
   .meta({ id: 'JobStatus' });
@@ -30,7 +30,7 @@ export const JobMessageSchema = z
   })
   .meta({ id: 'JobMessage' });
 
-/** Spec 2.1, plus our extra fields (`updatedAt`, `error`, `messages`). */
+/** The contract's job fields, plus our extra fields (`updatedAt`, `error`, `messages`). */
 export const JobSchema = z
   .object({
     id: z.string(),

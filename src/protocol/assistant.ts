@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Spec 2.3: the assistant message request, versions 1 and 2. Unknown fields are stripped, not
+ * The assistant message request, versions 1 and 2. Unknown fields are stripped, not
  * refused: AI SDK transports add their own (`id`, `trigger`, `messageId`).
  */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every error response: `{ error, code }` (DESIGN, "Behaviour the spec leaves open"). */
+/** Every error response: `{ error, code }`. */
 export const ErrorBodySchema = z
   .object({
     error: z.string().describe('What went wrong, in words; names the offending field on 400.'),

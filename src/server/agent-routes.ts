@@ -12,7 +12,7 @@ export interface AgentRouteDependencies {
   rateLimits: RateLimits;
 }
 
-/** Spec 4.1–4.3 and our additions (get, list, archive), mounted at /v2/agent/:projectId. */
+/** The agent-job endpoints of the contract (create, message) and our additions (get, list, archive), mounted at /v2/agent/:projectId. */
 export function agentRoutes({ store, jobs, rateLimits }: AgentRouteDependencies) {
   const app = new Hono<{ Variables: AuthVariables }>();
   app.use('*', requireKey(store, 'admin'));

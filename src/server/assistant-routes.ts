@@ -28,7 +28,7 @@ export interface AssistantRouteDependencies {
 /** RFC 9745: the date v1 was deprecated, as a structured-field date. */
 const V1_DEPRECATED_AT = `@${Date.UTC(2026, 0, 1) / 1000}`;
 
-/** Spec 4.4 and 4.5, mounted at /discovery: the assistant endpoints for AI SDK chat clients. */
+/** The assistant endpoints (v2 and the deprecated v1), mounted at /discovery, for AI SDK chat clients. */
 export function assistantRoutes(deps: AssistantRouteDependencies) {
   const app = new Hono<{ Variables: AuthVariables & { project: ProjectRow | undefined } }>();
   const path = '/:version{v[12]}/assistant/:domain/message';
@@ -119,7 +119,7 @@ function allowedOrigin(project: ProjectRow | undefined, origin: string): string 
   return allowed.includes(origin) ? origin : null;
 }
 
-/** Spec 8: per key per month, per organization (project) per hour, per client address per day. */
+/** The contract's assistant limits: per key per month, per organization (project) per hour, per client address per day. */
 async function consumeLimits(
   deps: AssistantRouteDependencies,
   c: Context,

@@ -16,7 +16,7 @@ export function bearerToken(header: string | undefined): string {
 }
 
 /**
- * Spec 5: the agent endpoints take an admin key (`svc_`) of the project in the path. Keys are
+ * The agent endpoints take an admin key (`svc_`) of the project in the path. Keys are
  * found by their SHA-256 hash and the hashes compared in constant time.
  */
 export function requireKey(store: Store, kind: KeyKind): MiddlewareHandler<{ Variables: AuthVariables }> {

@@ -36,7 +36,7 @@ export function statusOf(error: Pick<DocwrightError, 'code'>): ContentfulStatusC
 }
 
 /**
- * The one place an error becomes an HTTP response (STYLE 5): our typed errors keep their code and
+ * The one place an error becomes an HTTP response: our typed errors keep their code and
  * sentence; anything else is logged and answered with a generic 500, never a stack trace.
  */
 export function errorResponse(error: unknown, c: Context, logger: Logger): Response {

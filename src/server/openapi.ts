@@ -130,7 +130,7 @@ export function openApiDocument(version = '0.1.0') {
   };
 }
 
-/** An assistant endpoint: assistant key, JSON request, a stream answer (spec 4.4, 4.5). */
+/** An assistant endpoint: assistant key, JSON request, a stream answer. */
 function assistantPath(request: 'AssistantRequestV2' | 'AssistantRequestV1', type: string, stream: string) {
   return {
     post: {

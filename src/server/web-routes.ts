@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
 
 /**
- * The chat page and the embeddable widget (issue 3, "Chat page and widget"): static files from
+ * The chat page and the embeddable widget: static files from
  * `web/`, read once when the routes are built. The same relative URL finds `web/` from `src/server`
  * (tests, tsx) and from `lib/server` (the built package).
  */

@@ -27,7 +27,7 @@ const DELIVERY_MEMORY_MS = 7 * 24 * 3600 * 1000;
 const iso = (date: Date) => date.toISOString();
 
 /**
- * What the GitHub App keeps (issue 4): `owner/repo` projects and their installation, the threads
+ * What the GitHub App keeps: `owner/repo` projects and their installation, the threads
  * a job is talked about in with their status comments, and the webhook deliveries already handled.
  */
 export class BotStore {

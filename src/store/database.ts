@@ -33,7 +33,7 @@ export type DatabaseLocation = { dataDir: string; databaseUrl?: string | undefin
 /** The table rate-limiter-flexible keeps its counters in, on either dialect. */
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
-/** Opens the configured database (DESIGN: DATABASE_URL moves the store to PostgreSQL) and migrates it. */
+/** Opens the configured database (DATABASE_URL moves the store to PostgreSQL) and migrates it. */
 export function openDatabase(location: DatabaseLocation): Promise<OpenDatabase> {
   if ('memory' in location) return openSqliteDatabase(':memory:');
   if (location.databaseUrl) return openPostgresDatabase(location.databaseUrl);

@@ -1,6 +1,6 @@
 import { PostgresAdapter, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 
-/** The two databases the store runs on (DESIGN, "Storage: one store, two dialects"). */
+/** The two databases the store runs on. */
 export type DialectName = 'sqlite' | 'postgres';
 
 /** Which dialect a Kysely handle (or a migration's `db`) speaks. */

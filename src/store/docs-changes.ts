@@ -10,7 +10,7 @@ export type DocsChangeListener = (projectId: string) => void;
 
 /**
  * "A project's docs may have changed" (a run finished, a push landed), told to every replica so each
- * rebuilds its own search index (issue 7: the FTS5 index stays local to a replica). On SQLite there
+ * rebuilds its own search index (the FTS5 index stays local to a replica). On SQLite there
  * is one process and the news stays in it; on PostgreSQL it goes out with NOTIFY and comes in
  * through LISTEN. A notice lost to a dropped connection is covered twice: after a reconnect every
  * project counts as changed, and indexes look at the base branch again on their own schedule anyway.

@@ -12,7 +12,7 @@ export interface ProjectTable {
   disabled_at: string | null;
   /** Origins allowed to call the assistant from a browser, comma-separated; null means any. */
   allowed_origins: string | null;
-  /** Where `repository` lives: a local git path, or `owner/repo` on GitHub (issue 4). */
+  /** Where `repository` lives: a local git path, or `owner/repo` on GitHub. */
   forge: 'local' | 'github';
   /** The GitHub host of a `github` project (`github.com`, an Enterprise Server's); '' for local ones. */
   host: string;

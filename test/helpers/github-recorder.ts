@@ -148,7 +148,7 @@ export function quietOctokit(baseUrl = 'https://api.github.com'): Octokit {
   });
 }
 
-/** A job as the API returns it (spec 2.1): `job23`, active, on Codertocat/Hello-World, unless `fields` say otherwise. */
+/** A job as the API returns it: `job23`, active, on Codertocat/Hello-World, unless `fields` say otherwise. */
 export function jobFixture(fields: Partial<Job> = {}): Job {
   return {
     id: 'job23',

@@ -22,7 +22,7 @@ export interface LlmAgentOptions {
 }
 
 /**
- * The model-driven agent (issue 6): a `generateText` tool loop over the job's overlay, behind the
+ * The model-driven agent: a `generateText` tool loop over the job's overlay, behind the
  * path guard, within step, token and time budgets. Its final message is the reply; its result can
  * `repair` what the docs checks find, continuing the same conversation.
  */

@@ -5,7 +5,7 @@ import type { Overlay } from '../../forge/overlay.js';
 import { sanitizeUserText } from '../sanitize.js';
 import type { AgentRunInput } from '../types.js';
 
-/** Where a repository keeps instructions for agents, most specific first (issue 6, "Context"). */
+/** Where a repository keeps instructions for agents, most specific first. */
 export const AGENTS_FILES = ['.docwright/AGENTS.md', 'AGENTS.md'];
 /** Longer AGENTS.md files are cut: they are guidance, not a second docs site. */
 const MAX_AGENTS_CHARACTERS = 16_000;

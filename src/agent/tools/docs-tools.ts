@@ -4,7 +4,7 @@ import type { DocsSearch } from './docs-search.js';
 import type { DocsWorkspace } from './docs-workspace.js';
 
 /**
- * The model's tools over one job's docs (issue 6): list, read and search; write, edit, delete and
+ * The model's tools over one job's docs: list, read and search; write, edit, delete and
  * move. Paths are relative to the docs folder. Every tool answers in text; a refused or failed
  * call answers `Error: ...` instead of throwing, so the model reads why and can try again.
  */
