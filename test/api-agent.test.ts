@@ -11,7 +11,7 @@ describe('agent job API', () => {
   });
   afterAll(() => t.cleanup());
 
-  it('creates a job (201) in the contract's shape, runs it and completes it with a commit on its branch', async () => {
+  it("creates a job (201) in the contract's shape, runs it and completes it with a commit on its branch", async () => {
     const created = await t.request('POST', '/v2/agent/docs/job', { body: { prompt: REPLACE } });
     expect(created.status).toBe(201);
     const job = JobSchema.parse(created.body);

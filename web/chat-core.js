@@ -34,7 +34,7 @@ export function randomId() {
 }
 
 /**
- * The reader's fingerprint (`fp`, spec 2.3): a random id kept in localStorage so one browser's
+ * The reader's fingerprint (`fp`): a random id kept in localStorage so one browser's
  * conversations are grouped. Storage can be blocked (private windows, third-party contexts): then
  * the id lives as long as the page.
  * @param {Storage | undefined} storage
