@@ -56,15 +56,29 @@ async function createJob(service: TestService, prompt = 'replace "Acme Cloud" wi
 }
 
 describe('errors that know whether to retry', () => {
-  it('fails a job at once, in words, when git refuses the commit for good (a NUL byte)', async () => {
+  it('fails a job at once, in words, when git refuses the work for good', async () => {
+    // Control characters never reach a commit message any more, so git's refusal is raised
+    // directly, as the forge raises it, to see the worker give up after one run.
+    const agent = new ScriptedFailureAgent(() =>
+      Promise.reject(
+        new GitCommandError(['commit-tree'], 128, 'error: a NUL byte in commit log message not allowed.'),
+      ),
+    );
+    t = await serviceWith(agent);
+    const job = await t.waitForJob(await createJob(t), ['completed', 'failed'], 10_000);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/NUL byte/);
+    expect(agent.runs).toBe(1);
+  });
+
+  it('cleans a NUL byte out of a title before git sees it, so the job completes in one run', async () => {
     const agent = new ScriptedFailureAgent(async (_run, result) => ({
       ...(await result()),
       title: 'a title with a \0 NUL byte',
     }));
     t = await serviceWith(agent);
     const job = await t.waitForJob(await createJob(t), ['completed', 'failed'], 10_000);
-    expect(job.status).toBe('failed');
-    expect(job.error).toMatch(/NUL byte/);
+    expect(job.status).toBe('completed');
     expect(agent.runs).toBe(1);
   });
 
