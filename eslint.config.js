@@ -17,6 +17,19 @@ export default tseslint.config(
         'error',
         { object: 'process', property: 'env', message: 'Read configuration once, in loadConfig(env).' },
       ],
+      // better-sqlite3 13 crashes Node 20 and 12 aborts Node 24: src/sqlite.ts loads the right one.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'better-sqlite3',
+              message: 'Import SQLite from src/sqlite.ts: it loads the better-sqlite3 that works on this Node.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import Database from 'better-sqlite3';
+import { SQLite } from '../src/sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { redactConfiguredSecrets, redactSecrets } from '../src/redact.js';
@@ -117,7 +117,7 @@ describe('data at rest of docwright serve', () => {
     expect(shown).toContain('[REDACTED]');
     expect(shown).not.toContain(GITHUB_TOKEN_LIKE);
 
-    const database = new Database(path.join(dataDir, 'docwright.db'), { readonly: true });
+    const database = new SQLite(path.join(dataDir, 'docwright.db'), { readonly: true });
     try {
       const stored = [
         ...database.prepare('select content from assistant_messages').all(),
