@@ -52,13 +52,15 @@ async function main(): Promise<void> {
   for (const site of SITES) {
     const corpus = loadSite(site);
     if (!corpus) continue;
-    const index = DocsIndex.build(corpus.files, { navigation: corpus.navigation });
+    const index = DocsIndex.build(corpus.files, { navigation: corpus.navigation, mintignore: corpus.mintignore });
     const questions = half(readerQuestions(site), which);
     const searched: string[][] = [];
     const cited: string[][] = [];
     for (const question of questions) {
       const hits = index.search(question.query, { limit: 10, maxPerPage: 1 });
       searched.push(hits.map((hit) => hit.urlPath));
+      if (verbose && !question.expected.includes(hits[0]?.urlPath ?? ''))
+        console.log(`  ${site} search miss: ${question.query} -> ${hits.slice(0, 3).map((hit) => hit.urlPath).join(', ')}`);
       const answer = await ask(index, [{ role: 'user', text: question.query }]);
       cited.push(answer.sources.map((source) => pathOf(source.url)));
       if (verbose && !question.expected.includes(cited.at(-1)![0] ?? ''))

@@ -59,7 +59,7 @@ function tune(
   for (const title of [2, 4, 8, 12])
     for (const headings of [1, 2, 4, 6])
       for (const summary of [0, 1, 2, 4]) {
-        const weights = { title, headings, body: 1, summary };
+        const weights = { title, headings, body: 1, summary, terms: 1 };
         const index = DocsIndex.build(files, { navigation, indexDescriptions: false, weights });
         results.push({ weights, scores: evaluate(index, queries) });
         index.close();

@@ -1,8 +1,11 @@
 import type Database from 'better-sqlite3';
+import ignoreModule from 'ignore';
 import { PageNeighbourhoods } from './current-path-boost.js';
-import { matchExpression, queryTerms } from './fts-query.js';
+import { matchExpression, queryConcepts, queryTerms, type QueryConcept } from './fts-query.js';
 import { insertPages, openIndexDatabase, type IndexedPage } from './index-database.js';
+import { nearDuplicateFamilies } from './near-duplicates.js';
 import { parsePage } from './parse-page.js';
+import { RelevanceMeter } from './relevance.js';
 import {
   SearchStatements,
   type ColumnWeights,
@@ -10,6 +13,7 @@ import {
   type StatementFilter,
 } from './search-statements.js';
 import { createSiteMetadata, type SiteMetadata } from './site-metadata.js';
+import { isSnippetPath, mergeSnippets } from './snippet-imports.js';
 import type { DocsFile, PageMetadata, SearchFilter, SearchHit } from './types.js';
 import { isDocsPagePath, normalizeUrlPath, relativeToDocsRoot } from './url-path.js';
 
@@ -18,7 +22,7 @@ import { isDocsPagePath, normalizeUrlPath, relativeToDocsRoot } from './url-path
  * of the mintlify description queries) among those where a title match outweighs a heading match,
  * which outweighs the body (12/1/1/4 scored MRR 0.892 against 0.882, but ties headings with body).
  */
-export const DEFAULT_WEIGHTS: ColumnWeights = { title: 12, headings: 2, body: 1, summary: 2 };
+export const DEFAULT_WEIGHTS: ColumnWeights = { title: 12, headings: 2, body: 1, summary: 2, terms: 1 };
 
 /**
  * Score factor of pages the navigation does not list (when it lists any): Mintlify keeps such
@@ -26,6 +30,12 @@ export const DEFAULT_WEIGHTS: ColumnWeights = { title: 12, headings: 2, body: 1,
  * 0.9 was the best of 1, 0.9, 0.8, 0.7, 0.5 on the tuning half.
  */
 export const OFF_NAVIGATION_FACTOR = 0.9;
+
+// `ignore` is CommonJS with a default export that TypeScript's NodeNext view cannot call directly.
+const ignore = ignoreModule as unknown as () => { add(patterns: string): { ignores(path: string): boolean } };
+
+/** Score factor of the pages the thread's previous answer cited, for a follow-up question. */
+export const CITED_PAGE_FACTOR = 1.5;
 
 export interface DocsIndexOptions {
   /** Folder of the docs inside the repository (`docs`); files outside it are ignored. Default: the root. */
@@ -38,6 +48,8 @@ export interface DocsIndexOptions {
   isPage?: (relativePath: string) => boolean;
   /** Index frontmatter descriptions; turned off only to evaluate with descriptions as queries. */
   indexDescriptions?: boolean;
+  /** Text of the site's `.mintignore` (gitignore syntax): matching files are not published, so not indexed. */
+  mintignore?: string;
   weights?: Partial<ColumnWeights>;
 }
 
@@ -52,8 +64,13 @@ export interface SearchOptions {
   filter?: SearchFilter | null;
   /** The page the reader is on (URL, path or file path): it and its neighbours rank higher. */
   currentPath?: string;
-  /** At most this many sections of one page (default 3), so that one long page cannot fill the list. */
+  /**
+   * At most this many sections of one page (default 1), so that one long page cannot fill the list
+   * and a reader is shown as many pages as asked for.
+   */
   maxPerPage?: number;
+  /** Pages (URL paths) the conversation already cited: a follow-up is most likely about them. */
+  citedPaths?: readonly string[];
 }
 
 /** A page of the index, as `page()` returns it. */
@@ -84,32 +101,56 @@ export class DocsIndex {
     private readonly pages: Map<number, IndexedPageInfo>,
     private readonly neighbourhoods: PageNeighbourhoods,
     private readonly site: SiteMetadata,
+    private readonly families: Map<number, number>,
     private readonly summary: DocsIndexStats,
   ) {
     this.hasNavigation = [...pages.values()].some((page) => page.groups.length > 0);
+    this.relevance = new RelevanceMeter(statements);
+    this.siteNameTerms = new Set(queryTerms(site.name ?? ''));
   }
 
   private readonly hasNavigation: boolean;
+  private readonly relevance: RelevanceMeter;
+  /** Words of the product's name: a question made of nothing else asks what the product is. */
+  private readonly siteNameTerms: Set<string>;
 
-  /** Parses and indexes every page among `files`; two files with the same URL path: the first wins. */
+  /**
+   * Parses and indexes every page among `files`; two files with the same URL path: the first wins.
+   * Snippet files among them are merged into the pages that import them; pages that `.mintignore`
+   * excludes or that say `noindex: true` are left out.
+   */
   static build(files: Iterable<DocsFile>, options: DocsIndexOptions = {}): DocsIndex {
     const started = performance.now();
     const site = createSiteMetadata(options.navigation, { defaultLanguage: options.defaultLanguage });
     const neighbourhoods = new PageNeighbourhoods(site);
     const isPage = options.isPage ?? isDocsPagePath;
-    const indexed: IndexedPage[] = [];
-    const pages = new Map<number, IndexedPageInfo>();
+    const ignored = ignore().add(options.mintignore ?? '');
+    const sources: DocsFile[] = [];
+    const snippets = new Map<string, string>();
     for (const file of files) {
       const relative = relativeToDocsRoot(file.path, options.docsRoot);
-      if (relative === null || !isPage(relative)) continue;
-      const page = parsePage({ path: relative, content: file.content });
-      if (neighbourhoods.pageId(page.urlPath) !== undefined) continue;
+      if (relative === null || ignored.ignores(relative)) continue;
+      if (isSnippetPath(relative)) snippets.set(relative, file.content);
+      else if (isPage(relative)) sources.push({ path: relative, content: file.content });
+    }
+    const indexed: IndexedPage[] = [];
+    const pages = new Map<number, IndexedPageInfo>();
+    for (const source of sources) {
+      const page = parsePage({ path: source.path, content: mergeSnippets(source.content, source.path, snippets) });
+      if (page.noindex || neighbourhoods.pageId(page.urlPath) !== undefined) continue;
       const id = indexed.length + 1;
       const metadata = site.pageMetadata(page.urlPath);
-      indexed.push({ id, page, metadata });
+      indexed.push({ id, page, metadata, siteWords: metadata.groups });
       pages.set(id, { urlPath: page.urlPath, title: page.title, ...metadata });
       neighbourhoods.add(page.urlPath, id);
     }
+    const families = nearDuplicateFamilies(
+      indexed.map(({ id, page }) => ({
+        id,
+        urlPath: page.urlPath,
+        text: page.sections.map((section) => section.body).join('\n'),
+      })),
+    );
     const database = openIndexDatabase();
     const sections = insertPages(database, indexed, { indexDescriptions: options.indexDescriptions ?? true });
     const statements = new SearchStatements(database, { ...DEFAULT_WEIGHTS, ...options.weights });
@@ -119,7 +160,7 @@ export class DocsIndex {
       Number(database.pragma('page_count', { simple: true })) *
       Number(database.pragma('page_size', { simple: true }));
     const buildMs = performance.now() - started;
-    return new DocsIndex(database, statements, pages, neighbourhoods, site, {
+    return new DocsIndex(database, statements, pages, neighbourhoods, site, families, {
       pages: pages.size,
       sections,
       languages,
@@ -129,9 +170,9 @@ export class DocsIndex {
   }
 
   /**
-   * The sections that best answer `query`, best first. Never throws on the query text: words are
-   * extracted and quoted (see fts-query.ts). A query with no searchable words returns the first
-   * sections of the `currentPath` page, or nothing.
+   * The sections that best answer `query`, best first, each with its `relevance`. Never throws on
+   * the query text: words are extracted and quoted (see fts-query.ts). A query with no searchable
+   * words returns the first sections of the `currentPath` page, or nothing.
    */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     if (!this.database.open) throw new Error('The docs index is closed.');
@@ -141,26 +182,39 @@ export class DocsIndex {
       ? this.neighbourhoods.resolve(normalizeUrlPath(options.currentPath))
       : undefined;
     const currentId = currentPath === undefined ? undefined : this.neighbourhoods.pageId(currentPath);
-    const match = matchExpression(queryTerms(query));
+    const concepts = queryConcepts(query);
+    const match = matchExpression(concepts);
     if (match === null) {
       return currentId === undefined
         ? []
-        : this.statements.pageSections(currentId, limit).flatMap((row) => this.toHit(row, null));
+        : this.statements.pageSections(currentId, limit).flatMap((row) => this.toHit(row, null, 0));
     }
     const filter = this.statementFilter(options.filter ?? undefined, currentId);
-    const boosts =
-      currentPath === undefined ? new Map<number, number>() : this.neighbourhoods.boosts(currentPath);
-    const maxPerPage = Math.max(1, options.maxPerPage ?? 3);
-    const rows = this.statements.rank(match, filter, limit * 4 + 10);
-    if (boosts.size > 0) {
-      // The neighbourhood may rank below the general candidates; fetch its best sections too.
-      const seen = new Set(rows.map((row) => row.id));
-      const nearby = this.statements.rank(match, { ...filter, pageIds: [...boosts.keys()] }, limit);
-      rows.push(...nearby.filter((row) => !seen.has(row.id)));
-    }
+    const boosts = this.boosts(currentPath, options.citedPaths);
+    const maxPerPage = Math.max(1, options.maxPerPage ?? 1);
+    const rows = this.statements.rank(match, filter, limit * 6 + 20);
+    const seen = new Set(rows.map((row) => row.id));
+    const extra = (candidates: RankedSection[]) => rows.push(...candidates.filter((row) => !seen.has(row.id)));
+    // Boosted pages may rank below the general candidates; fetch their best sections too.
+    if (boosts.size > 0) extra(this.statements.rank(match, { ...filter, pageIds: [...boosts.keys()] }, limit));
     for (const row of rows) row.score *= (boosts.get(row.pageId) ?? 1) * this.pageFactor(row.pageId);
+    const landing = this.landingPageFor(concepts, filter.language);
+    if (landing !== undefined) {
+      // "What is <product>?": the site's own front page answers it, whatever else names the product.
+      const top = Math.max(0, ...rows.map((row) => row.score));
+      const first = this.statements.pageSections(landing, 1)[0];
+      if (first) {
+        extra([first]);
+        for (const row of rows) if (row.pageId === landing) row.score = top * 2 + 1;
+      }
+    }
     rows.sort((left, right) => right.score - left.score);
-    return capPerPage(rows, maxPerPage, limit).flatMap((row) => this.toHit(row, match));
+    const kept = foldFamilies(capPerPage(rows, maxPerPage, rows.length), this.families, limit);
+    const relevance = this.relevance.measure(
+      concepts,
+      kept.map((row) => row.id),
+    );
+    return kept.flatMap((row) => this.toHit(row, match, relevance.get(row.id) ?? 0));
   }
 
   /** The indexed page at a URL path (or reader path), if any. */
@@ -180,6 +234,24 @@ export class DocsIndex {
     if (this.database.open) this.database.close();
   }
 
+  /** Score factors of the current page's neighbourhood and of the pages the conversation cited. */
+  private boosts(currentPath: string | undefined, citedPaths: readonly string[] | undefined): Map<number, number> {
+    const boosts = currentPath === undefined ? new Map<number, number>() : this.neighbourhoods.boosts(currentPath);
+    for (const path of citedPaths ?? []) {
+      const id = this.neighbourhoods.pageId(normalizeUrlPath(path));
+      if (id !== undefined) boosts.set(id, Math.max(boosts.get(id) ?? 1, CITED_PAGE_FACTOR));
+    }
+    return boosts;
+  }
+
+  /** The landing page of `language` when every word of the question is the product's name. */
+  private landingPageFor(concepts: readonly QueryConcept[], language: string | undefined): number | undefined {
+    if (this.siteNameTerms.size === 0 || !concepts.every((concept) => this.siteNameTerms.has(concept.term)))
+      return undefined;
+    const path = this.site.landingPage(language ?? this.site.defaultLanguage);
+    return path === undefined ? this.neighbourhoods.pageId('/') : this.neighbourhoods.pageId(path);
+  }
+
   private pageFactor(pageId: number): number {
     return this.hasNavigation && this.pages.get(pageId)!.groups.length === 0 ? OFF_NAVIGATION_FACTOR : 1;
   }
@@ -195,7 +267,7 @@ export class DocsIndex {
   }
 
   /** The hit of a ranked section; empty only if the section vanished, which a built index never does. */
-  private toHit(row: RankedSection, match: string | null): SearchHit[] {
+  private toHit(row: RankedSection, match: string | null, relevance: number): SearchHit[] {
     const page = this.pages.get(row.pageId)!;
     const text = this.statements.text(row.id, match);
     if (!text) return [];
@@ -212,9 +284,31 @@ export class DocsIndex {
       version: page.version,
       groups: [...page.groups],
       score: row.score,
+      relevance,
     };
     return [hit];
   }
+}
+
+/**
+ * The first `limit` rows with at most one page of each near-duplicate family; the family's other
+ * pages come after every other candidate, so they still fill a list that would be short otherwise.
+ */
+function foldFamilies(rows: RankedSection[], families: Map<number, number>, limit: number): RankedSection[] {
+  const shown = new Map<number, number>();
+  const kept: RankedSection[] = [];
+  const folded: RankedSection[] = [];
+  for (const row of rows) {
+    const family = families.get(row.pageId);
+    const first = family === undefined ? undefined : shown.get(family);
+    if (family !== undefined && first !== undefined && first !== row.pageId) folded.push(row);
+    else {
+      if (family !== undefined) shown.set(family, row.pageId);
+      kept.push(row);
+    }
+    if (kept.length === limit) return kept;
+  }
+  return [...kept, ...folded].slice(0, limit);
 }
 
 /** The first `limit` rows, skipping rows of a page that already has `maxPerPage` of them. */

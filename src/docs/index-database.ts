@@ -1,11 +1,15 @@
 import Database from 'better-sqlite3';
+import { identifierPartsText, searchableText, TOKENIZER } from './search-text.js';
 import type { DocsPage, PageMetadata } from './types.js';
 
 /**
  * The in-memory SQLite database behind one DocsIndex. Sections live in a plain table that is also
  * the external content of the FTS5 table, so `snippet()` works without storing the text twice.
  * Columns searched, in `bm25()` weight order: the page title, the section's heading chain, the
- * body, and a page summary (frontmatter description and keywords) repeated on every section.
+ * body, a page summary repeated on every section (the site's own words for the page: frontmatter
+ * description, keywords and sidebar title, and the navigation groups it is listed under), and the
+ * parts of the section's underscore identifiers. Searched columns hold text as `searchableText`
+ * spells it; `display` keeps the body as written when that differs (CJK pages).
  */
 const SCHEMA = `
   CREATE TABLE pages (
@@ -30,13 +34,15 @@ const SCHEMA = `
     title TEXT NOT NULL,
     headings TEXT NOT NULL,
     body TEXT NOT NULL,
-    summary TEXT NOT NULL
+    summary TEXT NOT NULL,
+    terms TEXT NOT NULL,
+    display TEXT
   );
   CREATE INDEX sections_by_page ON sections (page_id, position);
   CREATE VIRTUAL TABLE sections_fts USING fts5(
-    title, headings, body, summary,
+    title, headings, body, summary, terms,
     content = 'sections', content_rowid = 'id',
-    tokenize = 'porter unicode61'
+    tokenize = "${TOKENIZER}"
   );
 `;
 
@@ -46,6 +52,8 @@ export interface IndexedPage {
   id: number;
   page: DocsPage;
   metadata: PageMetadata;
+  /** The site's words for the page beyond its text (navigation groups); searched as its summary. */
+  siteWords?: string[];
 }
 
 export interface InsertOptions {
@@ -74,28 +82,35 @@ export function insertPages(
   );
   const insertGroup = database.prepare('INSERT OR IGNORE INTO page_groups (page_id, name) VALUES (?, ?)');
   const insertSection = database.prepare(
-    `INSERT INTO sections (page_id, position, anchor, heading, heading_chain, title, headings, body, summary)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO sections (page_id, position, anchor, heading, heading_chain, title, headings, body, summary,
+       terms, display)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   let sections = 0;
   database.transaction(() => {
-    for (const { id: pageId, page, metadata } of pages) {
+    for (const { id: pageId, page, metadata, siteWords = [] } of pages) {
       insertPage.run(pageId, page.urlPath, page.title, metadata.language, metadata.version ?? null);
       for (const group of metadata.groups) insertGroup.run(pageId, group);
-      const summary = [options.indexDescriptions ? page.description : undefined, ...page.keywords]
-        .filter((text): text is string => text !== undefined)
-        .join('\n');
+      const summary = searchableText(
+        [options.indexDescriptions ? page.description : undefined, page.sidebarTitle, ...page.keywords, ...siteWords]
+          .filter((text): text is string => text !== undefined)
+          .join('\n'),
+      );
+      const title = searchableText(page.title);
       page.sections.forEach((section, position) => {
+        const body = searchableText(section.body);
         insertSection.run(
           pageId,
           position,
           section.anchor,
           section.heading,
           JSON.stringify(section.headings),
-          page.title,
-          section.headings.join('\n'),
-          section.body,
+          title,
+          searchableText(section.headings.join('\n')),
+          body,
           summary,
+          identifierPartsText(`${page.title}\n${section.headings.join('\n')}\n${section.body}`),
+          body === section.body ? null : section.body,
         );
         sections += 1;
       });

@@ -6,6 +6,8 @@ export interface ColumnWeights {
   headings: number;
   body: number;
   summary: number;
+  /** Parts of underscore identifiers. */
+  terms: number;
 }
 
 /** Restrictions on the pages a query may return (already resolved by the caller). */
@@ -38,7 +40,7 @@ export interface SectionText {
 
 const SNIPPET_TOKENS = 32;
 const TEXT_COLUMNS =
-  's.anchor AS anchor, s.heading AS heading, s.heading_chain AS headingChain, s.body AS body';
+  's.anchor AS anchor, s.heading AS heading, s.heading_chain AS headingChain, coalesce(s.display, s.body) AS body';
 
 /**
  * Prepared search statements of one index database. There is one statement per filter shape (which
@@ -57,7 +59,7 @@ export class SearchStatements {
     private readonly database: Database.Database,
     weights: ColumnWeights,
   ) {
-    const numbers = [weights.title, weights.headings, weights.body, weights.summary].map((weight) =>
+    const numbers = [weights.title, weights.headings, weights.body, weights.summary, weights.terms].map((weight) =>
       Number.isFinite(weight) ? String(weight) : '1',
     );
     this.bm25 = `bm25(sections_fts, ${numbers.join(', ')})`;
@@ -104,6 +106,25 @@ export class SearchStatements {
       FROM sections_fts JOIN sections s ON s.id = sections_fts.rowid
       WHERE sections_fts MATCH @match AND sections_fts.rowid = @id`;
     return this.statement(sql).get({ id, match }) as SectionText | undefined;
+  }
+
+  /** Which of `ids` match `match` (one concept of a question). */
+  matching(match: string, ids: readonly number[]): Set<number> {
+    const sql = `SELECT rowid AS id FROM sections_fts
+      WHERE sections_fts MATCH @match AND rowid IN (SELECT value FROM json_each(@ids))`;
+    const rows = this.statement(sql).all({ match, ids: JSON.stringify(ids) }) as { id: number }[];
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Number of sections matching `match`: how common a word is, for weighting it. */
+  count(match: string): number {
+    const sql = 'SELECT count(*) AS count FROM sections_fts WHERE sections_fts MATCH @match';
+    return (this.statement(sql).get({ match }) as { count: number }).count;
+  }
+
+  /** Number of sections in the index. */
+  total(): number {
+    return (this.statement('SELECT count(*) AS count FROM sections').get() as { count: number }).count;
   }
 
   /** The first sections of a page in reading order (for a query with no searchable words). */
