@@ -52,7 +52,10 @@ async function main(): Promise<void> {
   for (const site of SITES) {
     const corpus = loadSite(site);
     if (!corpus) continue;
-    const index = DocsIndex.build(corpus.files, { navigation: corpus.navigation, mintignore: corpus.mintignore });
+    const index = DocsIndex.build(corpus.files, {
+      navigation: corpus.navigation,
+      mintignore: corpus.mintignore,
+    });
     const questions = half(readerQuestions(site), which);
     const searched: string[][] = [];
     const cited: string[][] = [];
@@ -60,11 +63,18 @@ async function main(): Promise<void> {
       const hits = index.search(question.query, { limit: 10, maxPerPage: 1 });
       searched.push(hits.map((hit) => hit.urlPath));
       if (verbose && !question.expected.includes(hits[0]?.urlPath ?? ''))
-        console.log(`  ${site} search miss: ${question.query} -> ${hits.slice(0, 3).map((hit) => hit.urlPath).join(', ')}`);
+        console.log(
+          `  ${site} search miss: ${question.query} -> ${hits
+            .slice(0, 3)
+            .map((hit) => hit.urlPath)
+            .join(', ')}`,
+        );
       const answer = await ask(index, [{ role: 'user', text: question.query }]);
       cited.push(answer.sources.map((source) => pathOf(source.url)));
       if (verbose && !question.expected.includes(cited.at(-1)![0] ?? ''))
-        console.log(`  ${site} miss: ${question.query} -> ${cited.at(-1)!.slice(0, 3).join(', ') || 'abstained'}`);
+        console.log(
+          `  ${site} miss: ${question.query} -> ${cited.at(-1)!.slice(0, 3).join(', ') || 'abstained'}`,
+        );
     }
     lines.push(row(`${site}, search alone`, rankScores(questions, searched)));
     lines.push(row(`${site}, pages the answer cites`, rankScores(questions, cited)));
@@ -83,7 +93,9 @@ async function main(): Promise<void> {
         { role: 'assistant', text: first.text },
         { role: 'user', text: conversation.turns[1]! },
       ]);
-      const citesExpected = second.sources.some((source) => conversation.expected.includes(pathOf(source.url)));
+      const citesExpected = second.sources.some((source) =>
+        conversation.expected.includes(pathOf(source.url)),
+      );
       const adds = second.text.toLowerCase().includes(conversation.answerContains.toLowerCase());
       followUpLines.push(
         `| ${site} | ${conversation.turns.join(' → ')} | ${citesExpected ? 'yes' : 'no'} | ${adds ? 'yes' : 'no'} |`,
@@ -95,8 +107,16 @@ async function main(): Promise<void> {
   console.log(lines.join('\n'));
   console.log('\nOff-topic questions declined (no page cited):\n');
   console.log(['| site | questions | declined |', '|---|---|---|', ...declined].join('\n'));
-  console.log('\nFollow-ups: does the second answer cite an expected page, and hold the text that answers it?\n');
-  console.log(['| site | conversation | cites the page | adds the answer |', '|---|---|---|---|', ...followUpLines].join('\n'));
+  console.log(
+    '\nFollow-ups: does the second answer cite an expected page, and hold the text that answers it?\n',
+  );
+  console.log(
+    [
+      '| site | conversation | cites the page | adds the answer |',
+      '|---|---|---|---|',
+      ...followUpLines,
+    ].join('\n'),
+  );
 }
 
 await main();

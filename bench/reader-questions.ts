@@ -27,11 +27,13 @@ export type Half = 'tune' | 'held-out';
 export const half = <T>(items: T[], which: Half): T[] =>
   items.filter((_, position) => (position % 2 === 0) === (which === 'tune'));
 
-const read = <T>(file: string): T => JSON.parse(readFileSync(resolve(REPO_ROOT, 'bench/queries', file), 'utf8')) as T;
+const read = <T>(file: string): T =>
+  JSON.parse(readFileSync(resolve(REPO_ROOT, 'bench/queries', file), 'utf8')) as T;
 
 export const readerQuestions = (site: SiteName): ReaderQuestion[] =>
   read<{ questions: ReaderQuestion[] }>(`${site}-reader-questions.json`).questions;
-export const offTopicQuestions = (): string[] => read<{ questions: string[] }>('off-topic-questions.json').questions;
+export const offTopicQuestions = (): string[] =>
+  read<{ questions: string[] }>('off-topic-questions.json').questions;
 export const followUps = (): FollowUpConversation[] =>
   read<{ conversations: FollowUpConversation[] }>('follow-ups.json').conversations;
 

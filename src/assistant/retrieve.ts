@@ -1,5 +1,14 @@
-import { buildRetrievalQuery, type DocsIndex, type SearchFilter, type SearchHit } from '../docs/index.js';
+import {
+  buildRetrievalQuery,
+  isFollowUp,
+  type DocsIndex,
+  type SearchFilter,
+  type SearchHit,
+} from '../docs/index.js';
 import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
+
+/** Sections of one page given to the answerer: the best, and the next that may hold the rest. */
+const SECTIONS_PER_PAGE = 2;
 
 /** What retrieval needs of an assistant request. */
 export interface RetrievalInput {
@@ -16,7 +25,7 @@ export interface RetrievalInput {
 export interface Retrieval {
   /** The text the docs were searched with. */
   query: string;
-  /** One section per page, best first. */
+  /** Up to two sections of each of up to `retrievalPageSize` pages, best first. */
   passages: SearchHit[];
 }
 
@@ -30,10 +39,18 @@ export function retrieve(index: DocsIndex, input: RetrievalInput): Retrieval {
     messages: input.conversation.map((turn) => ({ role: turn.role, text: turn.text })),
     context: input.context,
   });
-  const passages = index.search(query, {
-    limit: input.retrievalPageSize,
+  // Two sections of a page at most, and the page counted once: the answer cites pages.
+  const sections = index.search(query, {
+    limit: input.retrievalPageSize * SECTIONS_PER_PAGE,
+    maxPerPage: SECTIONS_PER_PAGE,
     filter: input.filter ?? undefined,
     currentPath: input.currentPath,
+    citedPaths: isFollowUp(lastUserText(input.conversation)) ? input.citedPaths : undefined,
   });
-  return { query, passages };
+  const pages = [...new Set(sections.map((hit) => hit.urlPath))].slice(0, input.retrievalPageSize);
+  return { query, passages: sections.filter((hit) => pages.includes(hit.urlPath)) };
+}
+
+function lastUserText(conversation: ConversationTurn[]): string {
+  return conversation.findLast((turn) => turn.role === 'user')?.text ?? '';
 }

@@ -34,6 +34,9 @@ export const OFF_NAVIGATION_FACTOR = 0.9;
 // `ignore` is CommonJS with a default export that TypeScript's NodeNext view cannot call directly.
 const ignore = ignoreModule as unknown as () => { add(patterns: string): { ignores(path: string): boolean } };
 
+/** How much of a section's bm25 score stands without its relevance: score x (floor + relevance). */
+export const RELEVANCE_RANK_FLOOR = 1;
+
 /** Score factor of the pages the thread's previous answer cited, for a follow-up question. */
 export const CITED_PAGE_FACTOR = 1.5;
 
@@ -136,7 +139,10 @@ export class DocsIndex {
     const indexed: IndexedPage[] = [];
     const pages = new Map<number, IndexedPageInfo>();
     for (const source of sources) {
-      const page = parsePage({ path: source.path, content: mergeSnippets(source.content, source.path, snippets) });
+      const page = parsePage({
+        path: source.path,
+        content: mergeSnippets(source.content, source.path, snippets),
+      });
       if (page.noindex || neighbourhoods.pageId(page.urlPath) !== undefined) continue;
       const id = indexed.length + 1;
       const metadata = site.pageMetadata(page.urlPath);
@@ -194,9 +200,11 @@ export class DocsIndex {
     const maxPerPage = Math.max(1, options.maxPerPage ?? 1);
     const rows = this.statements.rank(match, filter, limit * 6 + 20);
     const seen = new Set(rows.map((row) => row.id));
-    const extra = (candidates: RankedSection[]) => rows.push(...candidates.filter((row) => !seen.has(row.id)));
+    const extra = (candidates: RankedSection[]) =>
+      rows.push(...candidates.filter((row) => !seen.has(row.id)));
     // Boosted pages may rank below the general candidates; fetch their best sections too.
-    if (boosts.size > 0) extra(this.statements.rank(match, { ...filter, pageIds: [...boosts.keys()] }, limit));
+    if (boosts.size > 0)
+      extra(this.statements.rank(match, { ...filter, pageIds: [...boosts.keys()] }, limit));
     for (const row of rows) row.score *= (boosts.get(row.pageId) ?? 1) * this.pageFactor(row.pageId);
     const landing = this.landingPageFor(concepts, filter.language);
     if (landing !== undefined) {
@@ -209,12 +217,15 @@ export class DocsIndex {
       }
     }
     rows.sort((left, right) => right.score - left.score);
-    const kept = foldFamilies(capPerPage(rows, maxPerPage, rows.length), this.families, limit);
-    const relevance = this.relevance.measure(
-      concepts,
-      kept.map((row) => row.id),
-    );
-    return kept.flatMap((row) => this.toHit(row, match, relevance.get(row.id) ?? 0));
+    const candidates = foldFamilies(capPerPage(rows, maxPerPage, rows.length), this.families, limit * 3);
+    // bm25 adds up words; relevance says how much of the question a page holds. A page with all
+    // of the question's words, a little less bm25, answers better than one repeating a few.
+    const relevance = this.relevance.measure(concepts, [...new Set(candidates.map((row) => row.pageId))]);
+    for (const row of candidates) row.score *= RELEVANCE_RANK_FLOOR + (relevance.get(row.pageId) ?? 0);
+    candidates.sort((left, right) => right.score - left.score);
+    return candidates
+      .slice(0, limit)
+      .flatMap((row) => this.toHit(row, match, relevance.get(row.pageId) ?? 0));
   }
 
   /** The indexed page at a URL path (or reader path), if any. */
@@ -235,8 +246,12 @@ export class DocsIndex {
   }
 
   /** Score factors of the current page's neighbourhood and of the pages the conversation cited. */
-  private boosts(currentPath: string | undefined, citedPaths: readonly string[] | undefined): Map<number, number> {
-    const boosts = currentPath === undefined ? new Map<number, number>() : this.neighbourhoods.boosts(currentPath);
+  private boosts(
+    currentPath: string | undefined,
+    citedPaths: readonly string[] | undefined,
+  ): Map<number, number> {
+    const boosts =
+      currentPath === undefined ? new Map<number, number>() : this.neighbourhoods.boosts(currentPath);
     for (const path of citedPaths ?? []) {
       const id = this.neighbourhoods.pageId(normalizeUrlPath(path));
       if (id !== undefined) boosts.set(id, Math.max(boosts.get(id) ?? 1, CITED_PAGE_FACTOR));
@@ -245,7 +260,10 @@ export class DocsIndex {
   }
 
   /** The landing page of `language` when every word of the question is the product's name. */
-  private landingPageFor(concepts: readonly QueryConcept[], language: string | undefined): number | undefined {
+  private landingPageFor(
+    concepts: readonly QueryConcept[],
+    language: string | undefined,
+  ): number | undefined {
     if (this.siteNameTerms.size === 0 || !concepts.every((concept) => this.siteNameTerms.has(concept.term)))
       return undefined;
     const path = this.site.landingPage(language ?? this.site.defaultLanguage);

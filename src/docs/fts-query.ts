@@ -83,6 +83,13 @@ export function conceptExpression(concept: QueryConcept): string {
   return concept.alternatives.join(' OR ');
 }
 
+/** The words of each alternative of a concept (a phrase is several words that must all appear). */
+export function conceptWords(concept: QueryConcept): string[][] {
+  return concept.alternatives.map((alternative) =>
+    alternative.replace(/"/g, '').split(/\s+/).filter(Boolean),
+  );
+}
+
 /** A word or phrase as an FTS5 string: words hold no `"`, so quoting needs no escaping. */
 function quote(words: string): string {
   return `"${words.replace(/"/g, '')}"`;

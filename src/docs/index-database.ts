@@ -92,7 +92,12 @@ export function insertPages(
       insertPage.run(pageId, page.urlPath, page.title, metadata.language, metadata.version ?? null);
       for (const group of metadata.groups) insertGroup.run(pageId, group);
       const summary = searchableText(
-        [options.indexDescriptions ? page.description : undefined, page.sidebarTitle, ...page.keywords, ...siteWords]
+        [
+          options.indexDescriptions ? page.description : undefined,
+          page.sidebarTitle,
+          ...page.keywords,
+          ...siteWords,
+        ]
           .filter((text): text is string => text !== undefined)
           .join('\n'),
       );

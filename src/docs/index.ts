@@ -18,7 +18,7 @@ export {
   type RetrievalMessage,
   type RetrievalQueryInput,
 } from './retrieval-query.js';
-export { matchExpression, queryTerms } from './fts-query.js';
+export { conceptWords, matchExpression, queryConcepts, queryTerms, type QueryConcept } from './fts-query.js';
 export { isDocsPagePath, normalizeUrlPath, relativeToDocsRoot, urlPathFromFile } from './url-path.js';
 export { readDocsFolder, type DocsFolder } from './read-docs-folder.js';
 export { resolveConfigReferences, type JsonReader } from './config-references.js';

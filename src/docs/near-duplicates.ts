@@ -50,7 +50,8 @@ export function nearDuplicateFamilies(pages: readonly FamilyPage[]): Map<number,
 function shingles(text: string): Set<number> {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const result = new Set<number>();
-  for (let index = 0; index + 2 < words.length; index += 1) result.add(hash(`${words[index]} ${words[index + 1]} ${words[index + 2]}`));
+  for (let index = 0; index + 2 < words.length; index += 1)
+    result.add(hash(`${words[index]} ${words[index + 1]} ${words[index + 2]}`));
   return result;
 }
 

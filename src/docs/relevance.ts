@@ -5,9 +5,9 @@ import type { SearchStatements } from './search-statements.js';
 const MAX_CACHED_WEIGHTS = 20_000;
 
 /**
- * How much of a question a section holds, 0-1: the sum of the weights of the question's concepts
+ * How much of a question a page holds, 0-1: the sum of the weights of the question's concepts
  * it matches over the sum of all of them. A concept weighs its inverse document frequency, so a
- * word no page has ("sourdough") weighs most and a word every page has ("docs") least: a section
+ * word no page has ("sourdough") weighs most and a word every page has ("docs") least: a page
  * that matches two common words of a question about baking holds little of it.
  */
 export class RelevanceMeter {
@@ -18,7 +18,10 @@ export class RelevanceMeter {
     this.sections = statements.total();
   }
 
-  /** Relevance of each of `ids` (section ids) to the question made of `concepts`. */
+  /**
+   * Relevance of each of `ids` (page ids) to the question made of `concepts`: a page holds a
+   * concept when any of its sections does, since readers are sent to the page.
+   */
   measure(concepts: readonly QueryConcept[], ids: readonly number[]): Map<number, number> {
     const scores = new Map(ids.map((id) => [id, 0]));
     if (ids.length === 0 || concepts.length === 0) return scores;
@@ -27,7 +30,8 @@ export class RelevanceMeter {
       const expression = conceptExpression(concept);
       const weight = this.weight(expression);
       total += weight;
-      for (const id of this.statements.matching(expression, ids)) scores.set(id, scores.get(id)! + weight);
+      for (const id of this.statements.matchingPages(expression, ids))
+        scores.set(id, scores.get(id)! + weight);
     }
     for (const [id, score] of scores) scores.set(id, total > 0 ? score / total : 0);
     return scores;

@@ -59,8 +59,8 @@ export class SearchStatements {
     private readonly database: Database.Database,
     weights: ColumnWeights,
   ) {
-    const numbers = [weights.title, weights.headings, weights.body, weights.summary, weights.terms].map((weight) =>
-      Number.isFinite(weight) ? String(weight) : '1',
+    const numbers = [weights.title, weights.headings, weights.body, weights.summary, weights.terms].map(
+      (weight) => (Number.isFinite(weight) ? String(weight) : '1'),
     );
     this.bm25 = `bm25(sections_fts, ${numbers.join(', ')})`;
   }
@@ -108,11 +108,11 @@ export class SearchStatements {
     return this.statement(sql).get({ id, match }) as SectionText | undefined;
   }
 
-  /** Which of `ids` match `match` (one concept of a question). */
-  matching(match: string, ids: readonly number[]): Set<number> {
-    const sql = `SELECT rowid AS id FROM sections_fts
-      WHERE sections_fts MATCH @match AND rowid IN (SELECT value FROM json_each(@ids))`;
-    const rows = this.statement(sql).all({ match, ids: JSON.stringify(ids) }) as { id: number }[];
+  /** Which of the pages `pageIds` have a section matching `match` (one concept of a question). */
+  matchingPages(match: string, pageIds: readonly number[]): Set<number> {
+    const sql = `SELECT DISTINCT s.page_id AS id FROM sections_fts JOIN sections s ON s.id = sections_fts.rowid
+      WHERE sections_fts MATCH @match AND s.page_id IN (SELECT value FROM json_each(@ids))`;
+    const rows = this.statement(sql).all({ match, ids: JSON.stringify(pageIds) }) as { id: number }[];
     return new Set(rows.map((row) => row.id));
   }
 

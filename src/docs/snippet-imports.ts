@@ -21,7 +21,12 @@ export function isSnippetPath(relativePath: string): boolean {
  * snippet's text. `snippets` maps paths relative to the docs root to file contents; an import that
  * names no known file is left as it is.
  */
-export function mergeSnippets(content: string, pagePath: string, snippets: ReadonlyMap<string, string>, depth = 0): string {
+export function mergeSnippets(
+  content: string,
+  pagePath: string,
+  snippets: ReadonlyMap<string, string>,
+  depth = 0,
+): string {
   if (depth >= MAX_DEPTH || !content.includes('import')) return content;
   let merged = content;
   for (const [, name, source] of content.matchAll(IMPORT)) {

@@ -64,7 +64,10 @@ for (const entry of ENTRIES) {
     if (/^[a-z0-9]+$/.test(wording)) SINGLE.set(wording, [...(SINGLE.get(wording) ?? []), ...entry.docs]);
     else {
       const escaped = wording.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '\\s+');
-      PHRASES.push({ pattern: new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu'), docs: entry.docs });
+      PHRASES.push({
+        pattern: new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu'),
+        docs: entry.docs,
+      });
     }
   }
 }

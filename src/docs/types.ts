@@ -76,7 +76,7 @@ export interface SearchHit {
   /** Relevance, higher is better (negated `bm25()` times any `currentPath` boost). */
   score: number;
   /**
-   * Share (0-1) of the question this section holds: the question's words it contains, each
+   * Share (0-1) of the question this section's page holds: the question's words it contains, each
    * weighted by how rare it is in the docs (a word no page has weighs most). Comparable across
    * questions, unlike `score`, so answerers can decline when it is low.
    */
