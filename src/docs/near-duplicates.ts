@@ -7,6 +7,8 @@
 
 /** Share of shared three-word phrases above which two sibling pages count as one family. */
 export const NEAR_DUPLICATE_SIMILARITY = 0.5;
+/** Words of a page compared: templated pages show their likeness early; long pages cost no more. */
+const COMPARED_WORDS = 600;
 
 export interface FamilyPage {
   id: number;
@@ -14,14 +16,12 @@ export interface FamilyPage {
   text: string;
 }
 
-/** Page id -> family id (the smallest page id of its family); pages without siblings alike are absent. */
+/** Page id -> family id (the smallest page id of its family); pages without a sibling alike are absent. */
 export function nearDuplicateFamilies(pages: readonly FamilyPage[]): Map<number, number> {
-  const byFolder = new Map<string, { id: number; shingles: Set<number> }[]>();
+  const byFolder = new Map<string, FamilyPage[]>();
   for (const page of pages) {
     const folder = page.urlPath.slice(0, page.urlPath.lastIndexOf('/'));
-    const list = byFolder.get(folder) ?? [];
-    list.push({ id: page.id, shingles: shingles(page.text) });
-    byFolder.set(folder, list);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), page]);
   }
   const parent = new Map<number, number>();
   const find = (id: number): number => {
@@ -29,7 +29,9 @@ export function nearDuplicateFamilies(pages: readonly FamilyPage[]): Map<number,
     while ((parent.get(root) ?? root) !== root) root = parent.get(root)!;
     return root;
   };
-  for (const siblings of byFolder.values()) {
+  for (const folder of byFolder.values()) {
+    if (folder.length < 2) continue;
+    const siblings = folder.map((page) => ({ id: page.id, shingles: shingles(page.text) }));
     for (let left = 0; left < siblings.length; left += 1)
       for (let right = left + 1; right < siblings.length; right += 1) {
         const a = siblings[left]!;
@@ -46,21 +48,42 @@ export function nearDuplicateFamilies(pages: readonly FamilyPage[]): Map<number,
   return families;
 }
 
-/** Hashes of the text's three-word phrases (lower-cased words). */
-function shingles(text: string): Set<number> {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const result = new Set<number>();
+/** Distinct hashes of the three-word phrases of the text's opening, sorted (lower-cased words). */
+function shingles(text: string): Uint32Array {
+  const words = (
+    text
+      .slice(0, COMPARED_WORDS * 12)
+      .toLowerCase()
+      .match(/[a-z0-9\u00c0-\uffff]+/g) ?? []
+  )
+    .slice(0, COMPARED_WORDS)
+    .map(hash);
+  const result = new Uint32Array(Math.max(0, words.length - 2));
   for (let index = 0; index + 2 < words.length; index += 1)
-    result.add(hash(`${words[index]} ${words[index + 1]} ${words[index + 2]}`));
-  return result;
+    result[index] =
+      (Math.imul(words[index]!, 31) ^ Math.imul(words[index + 1]!, 17) ^ words[index + 2]!) >>> 0;
+  result.sort();
+  let distinct = 0;
+  for (let index = 0; index < result.length; index += 1)
+    if (index === 0 || result[index] !== result[index - 1]) result[distinct++] = result[index]!;
+  return result.subarray(0, distinct);
 }
 
-function jaccard(left: Set<number>, right: Set<number>): number {
-  if (left.size === 0 || right.size === 0) return 0;
-  const [small, large] = left.size < right.size ? [left, right] : [right, left];
+/** Jaccard similarity of two sorted sets, by one merge; sizes too far apart cannot reach the bar. */
+function jaccard(left: Uint32Array, right: Uint32Array): number {
+  const [small, large] =
+    left.length < right.length ? [left.length, right.length] : [right.length, left.length];
+  if (small === 0 || small < large * NEAR_DUPLICATE_SIMILARITY) return 0;
   let shared = 0;
-  for (const item of small) if (large.has(item)) shared += 1;
-  return shared / (left.size + right.size - shared);
+  for (let i = 0, j = 0; i < left.length && j < right.length;) {
+    if (left[i] === right[j]) {
+      shared += 1;
+      i += 1;
+      j += 1;
+    } else if (left[i]! < right[j]!) i += 1;
+    else j += 1;
+  }
+  return shared / (left.length + right.length - shared);
 }
 
 /** FNV-1a: a fast 32-bit string hash; collisions only blur the similarity slightly. */

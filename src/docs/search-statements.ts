@@ -108,18 +108,21 @@ export class SearchStatements {
     return this.statement(sql).get({ id, match }) as SectionText | undefined;
   }
 
-  /** Which of the pages `pageIds` have a section matching `match` (one concept of a question). */
-  matchingPages(match: string, pageIds: readonly number[]): Set<number> {
-    const sql = `SELECT DISTINCT s.page_id AS id FROM sections_fts JOIN sections s ON s.id = sections_fts.rowid
-      WHERE sections_fts MATCH @match AND s.page_id IN (SELECT value FROM json_each(@ids))`;
-    const rows = this.statement(sql).all({ match, ids: JSON.stringify(pageIds) }) as { id: number }[];
-    return new Set(rows.map((row) => row.id));
+  /** Ids of every section matching `match` (one concept of a question). */
+  matchingSections(match: string): number[] {
+    const sql = 'SELECT rowid AS id FROM sections_fts WHERE sections_fts MATCH @match';
+    return (this.statement(sql).all({ match }) as { id: number }[]).map((row) => row.id);
   }
 
-  /** Number of sections matching `match`: how common a word is, for weighting it. */
-  count(match: string): number {
-    const sql = 'SELECT count(*) AS count FROM sections_fts WHERE sections_fts MATCH @match';
-    return (this.statement(sql).get({ match }) as { count: number }).count;
+  /** The page of every section, indexed by section id. */
+  sectionPages(): Int32Array {
+    const rows = this.statement('SELECT id, page_id AS pageId FROM sections').all() as {
+      id: number;
+      pageId: number;
+    }[];
+    const pages = new Int32Array(rows.reduce((max, row) => Math.max(max, row.id), 0) + 1);
+    for (const row of rows) pages[row.id] = row.pageId;
+    return pages;
   }
 
   /** Number of sections in the index. */

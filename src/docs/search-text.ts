@@ -12,7 +12,10 @@
 export const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
 /** Scripts written without spaces between words. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
-const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** A quick pre-check over the main CJK blocks (kana, unified ideographs, Hangul, compatibility). */
+const HAS_CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+/** Words with at least one underscore between letters or digits. */
+const IDENTIFIER = /[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)+/gu;
 
 /** The FTS5 tokenizer of every searched column. */
 export const TOKENIZER = "porter unicode61 tokenchars '_'";
@@ -51,9 +54,8 @@ export function identifierParts(word: string): string[] {
  * indexed beside the text so that the words inside an identifier are still found.
  */
 export function identifierPartsText(text: string): string {
+  if (!text.includes('_')) return '';
   const lines = new Set<string>();
-  for (const match of text.matchAll(WORD)) {
-    if (match[0].includes('_') && isIdentifier(match[0])) lines.add(identifierParts(match[0]).join(' '));
-  }
+  for (const match of text.matchAll(IDENTIFIER)) lines.add(identifierParts(match[0]).join(' '));
   return [...lines].join('\n');
 }
