@@ -217,15 +217,15 @@ export class DocsIndex {
       }
     }
     rows.sort((left, right) => right.score - left.score);
-    const candidates = foldFamilies(capPerPage(rows, maxPerPage, rows.length), this.families, limit * 3);
+    const candidates = capPerPage(rows, maxPerPage, limit * 4);
     // bm25 adds up words; relevance says how much of the question a page holds. A page with all
     // of the question's words, a little less bm25, answers better than one repeating a few.
     const relevance = this.relevance.measure(concepts, [...new Set(candidates.map((row) => row.pageId))]);
     for (const row of candidates) row.score *= RELEVANCE_RANK_FLOOR + (relevance.get(row.pageId) ?? 0);
     candidates.sort((left, right) => right.score - left.score);
-    return candidates
-      .slice(0, limit)
-      .flatMap((row) => this.toHit(row, match, relevance.get(row.pageId) ?? 0));
+    return foldFamilies(candidates, this.families, limit).flatMap((row) =>
+      this.toHit(row, match, relevance.get(row.pageId) ?? 0),
+    );
   }
 
   /** The indexed page at a URL path (or reader path), if any. */

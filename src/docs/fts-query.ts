@@ -11,6 +11,8 @@ import { phraseSynonyms, synonymsOfWord } from './synonyms.js';
  */
 
 const CJK_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u;
+const SCRIPT_PARTS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
 /** Query words cap: long context (a pasted code block) must not turn into a thousand-term OR. */
 export const MAX_QUERY_TERMS = 32;
@@ -31,15 +33,18 @@ export function queryTerms(text: string, maxTerms = MAX_QUERY_TERMS): string[] {
   const terms: string[] = [];
   const seen = new Set<string>();
   const add = (word: string) => {
-    if (seen.has(word) || STOP_WORDS.has(word) || isNoise(word)) return;
+    if (word === '' || seen.has(word) || STOP_WORDS.has(word) || isNoise(word)) return;
     seen.add(word);
     terms.push(word);
   };
   for (const match of text.toLowerCase().matchAll(WORD)) {
     const word = match[0].replace(/^_+|_+$/g, '');
     if (word === '') continue;
-    if (CJK_RUN.test(word)) cjkBigrams(word).forEach(add);
-    else add(word);
+    // Chinese and Latin letters run together ("配置DNS记录"): each script's part is a word of its own.
+    for (const part of word.match(SCRIPT_PARTS) ?? []) {
+      if (CJK_RUN.test(part)) cjkBigrams(part).forEach(add);
+      else add(part.replace(/^_+|_+$/g, ''));
+    }
     if (terms.length >= maxTerms) break;
   }
   return terms.slice(0, maxTerms);
