@@ -5,7 +5,9 @@ import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
 import type { ProjectRow, Store } from '../store/index.js';
 import type { Answer, Answerer } from './answer/types.js';
 import type { DocsIndexes } from './docs-indexes.js';
-import { retrieve } from './retrieve.js';
+import type { SectionEmbedder } from './embeddings.js';
+import { retrieve, retrievalQuery } from './retrieve.js';
+import type { Logger } from '../logger.js';
 
 export interface AssistantRequest {
   fp: string;
@@ -38,6 +40,9 @@ export class Assistant {
       store: Store;
       indexes: DocsIndexes;
       answererFor(project: ProjectRow): Answerer;
+      /** With an embedding model configured: embeds questions for hybrid retrieval. */
+      embedder?: SectionEmbedder;
+      logger?: Logger;
     },
   ) {}
 
@@ -62,14 +67,16 @@ export class Assistant {
     }
     const question = conversation.at(-1)?.text ?? '';
     const index = await this.options.indexes.get(project);
-    const { query, passages } = retrieve(index, {
+    const input = {
       conversation,
       retrievalPageSize: request.retrievalPageSize,
       filter: request.filter,
       context: request.context,
       currentPath: request.currentPath,
       citedPaths,
-    });
+    };
+    const queryVector = index.hasVectors ? await this.embedQuery(retrievalQuery(input), signal) : undefined;
+    const { query, passages } = retrieve(index, input, queryVector);
     const answer = this.options.answererFor(project).answer({ conversation, query, passages, signal });
     // The thread and the question are stored before the answer streams: the id the client gets in
     // the first chunk must continue the conversation even when this answer fails or is stopped.
@@ -84,6 +91,17 @@ export class Assistant {
         await store.threads.append(threadId, [{ role: 'assistant', content: text, sources: answer.sources }]);
       },
     };
+  }
+
+  /** The question's embedding, or undefined (full-text only) when the model fails. */
+  private async embedQuery(query: string, signal: AbortSignal): Promise<number[] | undefined> {
+    try {
+      return await this.options.embedder?.embedQuery(query, signal);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.options.logger?.warn({ error: message }, 'embedding the question failed; full-text search only');
+      return undefined;
+    }
   }
 
   /** A thread is found only under the domain it was started on: another domain's id is a 404 too. */

@@ -34,11 +34,12 @@ export interface Retrieval {
  * in the question before it), and the pages the thread's last answer cited rank higher when the
  * newest message leans on it.
  */
-export function retrieve(index: DocsIndex, input: RetrievalInput): Retrieval {
-  const query = buildRetrievalQuery({
-    messages: input.conversation.map((turn) => ({ role: turn.role, text: turn.text })),
-    context: input.context,
-  });
+export function retrieve(
+  index: DocsIndex,
+  input: RetrievalInput,
+  queryVector?: readonly number[],
+): Retrieval {
+  const query = retrievalQuery(input);
   // Two sections of a page at most, and the page counted once: the answer cites pages.
   const sections = index.search(query, {
     limit: input.retrievalPageSize * SECTIONS_PER_PAGE,
@@ -46,6 +47,7 @@ export function retrieve(index: DocsIndex, input: RetrievalInput): Retrieval {
     filter: input.filter ?? undefined,
     currentPath: input.currentPath,
     citedPaths: isFollowUp(lastUserText(input.conversation)) ? input.citedPaths : undefined,
+    queryVector,
   });
   const pages = [...new Set(sections.map((hit) => hit.urlPath))].slice(0, input.retrievalPageSize);
   return { query, passages: sections.filter((hit) => pages.includes(hit.urlPath)) };
@@ -53,4 +55,12 @@ export function retrieve(index: DocsIndex, input: RetrievalInput): Retrieval {
 
 function lastUserText(conversation: ConversationTurn[]): string {
   return conversation.findLast((turn) => turn.role === 'user')?.text ?? '';
+}
+
+/** The text a conversation is searched with (its last question, and what a follow-up leans on). */
+export function retrievalQuery(input: Pick<RetrievalInput, 'conversation' | 'context'>): string {
+  return buildRetrievalQuery({
+    messages: input.conversation.map((turn) => ({ role: turn.role, text: turn.text })),
+    context: input.context,
+  });
 }

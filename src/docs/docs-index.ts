@@ -13,6 +13,7 @@ import {
   type StatementFilter,
 } from './search-statements.js';
 import { createSiteMetadata, type SiteMetadata } from './site-metadata.js';
+import type { SectionVectors } from './section-vectors.js';
 import { isSnippetPath, mergeSnippets } from './snippet-imports.js';
 import type { DocsFile, PageMetadata, SearchFilter, SearchHit } from './types.js';
 import { isDocsPagePath, normalizeUrlPath, relativeToDocsRoot } from './url-path.js';
@@ -36,6 +37,9 @@ const ignore = ignoreModule as unknown as () => { add(patterns: string): { ignor
 
 /** How much of a section's bm25 score stands without its relevance: score x (floor + relevance). */
 export const RELEVANCE_RANK_FLOOR = 1;
+
+/** The usual constant of reciprocal rank fusion: a rank r counts 1 / (60 + r). */
+export const RRF_K = 60;
 
 /** Score factor of the pages the thread's previous answer cited, for a follow-up question. */
 export const CITED_PAGE_FACTOR = 1.5;
@@ -74,6 +78,11 @@ export interface SearchOptions {
   maxPerPage?: number;
   /** Pages (URL paths) the conversation already cited: a follow-up is most likely about them. */
   citedPaths?: readonly string[];
+  /**
+   * The question's embedding, when an embedding model is configured and vectors are attached:
+   * sections near it in meaning are fused with the full-text ranking by reciprocal rank.
+   */
+  queryVector?: readonly number[];
 }
 
 /** A page of the index, as `page()` returns it. */
@@ -114,6 +123,7 @@ export class DocsIndex {
 
   private readonly hasNavigation: boolean;
   private readonly relevance: RelevanceMeter;
+  private vectors: SectionVectors | undefined;
   /** Words of the product's name: a question made of nothing else asks what the product is. */
   private readonly siteNameTerms: Set<string>;
 
@@ -223,9 +233,62 @@ export class DocsIndex {
     const relevance = this.relevance.measure(concepts, [...new Set(candidates.map((row) => row.pageId))]);
     for (const row of candidates) row.score *= RELEVANCE_RANK_FLOOR + (relevance.get(row.pageId) ?? 0);
     candidates.sort((left, right) => right.score - left.score);
-    return foldFamilies(candidates, this.families, limit).flatMap((row) =>
-      this.toHit(row, match, relevance.get(row.pageId) ?? 0),
+    const ranked = options.queryVector
+      ? this.fuseWithVectors(candidates, options.queryVector, filter, limit)
+      : candidates;
+    const lexical = new Set(candidates.map((row) => row.id));
+    const missing = ranked.map((row) => row.pageId).filter((id) => !relevance.has(id));
+    for (const [id, value] of this.relevance.measure(concepts, missing)) relevance.set(id, value);
+    return foldFamilies(capPerPage(ranked, maxPerPage, ranked.length), this.families, limit).flatMap((row) =>
+      this.toHit(row, lexical.has(row.id) ? match : null, relevance.get(row.pageId) ?? 0),
     );
+  }
+
+  /** Every section's id and text (page title, headings, body), to embed them. */
+  sectionTexts(): { id: number; text: string }[] {
+    return this.statements.sectionTexts().map(({ id, text }) => ({ id, text }));
+  }
+
+  /** Attaches the sections' embedding vectors (or detaches them with undefined). */
+  attachVectors(vectors: SectionVectors | undefined): void {
+    this.vectors = vectors;
+  }
+
+  /** Whether vectors are attached, so that a query vector is worth computing. */
+  get hasVectors(): boolean {
+    return this.vectors !== undefined;
+  }
+
+  /** The full-text ranking fused with the nearest sections by meaning: reciprocal rank fusion. */
+  private fuseWithVectors(
+    lexical: RankedSection[],
+    queryVector: readonly number[],
+    filter: StatementFilter,
+    limit: number,
+  ): RankedSection[] {
+    if (!this.vectors) return lexical;
+    const nearest = this.vectors.nearest(queryVector, limit * 4, (id) =>
+      this.allows(this.relevance.pageOf(id), filter),
+    );
+    const fused = new Map<number, RankedSection>();
+    const add = (id: number, pageId: number, rank: number) => {
+      const row = fused.get(id) ?? { id, pageId, score: 0 };
+      row.score += 1 / (RRF_K + rank + 1);
+      fused.set(id, row);
+    };
+    lexical.forEach((row, rank) => add(row.id, row.pageId, rank));
+    nearest.forEach((id, rank) => add(id, this.relevance.pageOf(id), rank));
+    return [...fused.values()].sort((left, right) => right.score - left.score);
+  }
+
+  /** Whether a page passes a search filter (the same rules as the SQL of the ranking). */
+  private allows(pageId: number, filter: StatementFilter): boolean {
+    const page = this.pages.get(pageId);
+    if (!page) return false;
+    if (filter.language !== undefined && page.language !== filter.language) return false;
+    if (filter.version !== undefined && page.version !== undefined && page.version !== filter.version)
+      return false;
+    return filter.groups === undefined || page.groups.some((group) => filter.groups!.includes(group));
   }
 
   /** The indexed page at a URL path (or reader path), if any. */

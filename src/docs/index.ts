@@ -12,6 +12,8 @@ export {
 } from './docs-index.js';
 export type { ColumnWeights } from './search-statements.js';
 export { parsePage } from './parse-page.js';
+export { SectionVectors } from './section-vectors.js';
+export { isSnippetPath } from './snippet-imports.js';
 export {
   buildRetrievalQuery,
   isFollowUp,

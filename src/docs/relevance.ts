@@ -43,6 +43,11 @@ export class RelevanceMeter {
     return scores;
   }
 
+  /** The page of a section. */
+  pageOf(sectionId: number): number {
+    return this.sectionPages[sectionId] ?? 0;
+  }
+
   /** Share (0-1) of the sections that match an FTS5 expression. */
   frequency(expression: string): number {
     return this.sections === 0 ? 0 : this.info(expression).count / this.sections;

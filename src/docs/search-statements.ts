@@ -125,6 +125,14 @@ export class SearchStatements {
     return pages;
   }
 
+  /** Every section's id, page and text as a reader sees it (title, headings, body), for embedding. */
+  sectionTexts(): { id: number; pageId: number; text: string }[] {
+    const sql = `SELECT s.id AS id, s.page_id AS pageId,
+      p.title || char(10) || replace(s.headings, char(10), ' > ') || char(10) || coalesce(s.display, s.body) AS text
+      FROM sections s JOIN pages p ON p.id = s.page_id ORDER BY s.id`;
+    return this.statement(sql).all() as { id: number; pageId: number; text: string }[];
+  }
+
   /** Number of sections in the index. */
   total(): number {
     return (this.statement('SELECT count(*) AS count FROM sections').get() as { count: number }).count;
