@@ -168,8 +168,10 @@ export class DocsIndex {
       })),
     );
     const database = openIndexDatabase();
-    const sections = insertPages(database, indexed, { indexDescriptions: options.indexDescriptions ?? true });
-    const statements = new SearchStatements(database, { ...DEFAULT_WEIGHTS, ...options.weights });
+    const { sections, tables } = insertPages(database, indexed, {
+      indexDescriptions: options.indexDescriptions ?? true,
+    });
+    const statements = new SearchStatements(database, tables, { ...DEFAULT_WEIGHTS, ...options.weights });
     const languages: Record<string, number> = {};
     for (const page of pages.values()) languages[page.language] = (languages[page.language] ?? 0) + 1;
     const databaseBytes =
@@ -230,7 +232,11 @@ export class DocsIndex {
     const candidates = capPerPage(rows, maxPerPage, limit * 4);
     // bm25 adds up words; relevance says how much of the question a page holds. A page with all
     // of the question's words, a little less bm25, answers better than one repeating a few.
-    const relevance = this.relevance.measure(concepts, [...new Set(candidates.map((row) => row.pageId))]);
+    const relevance = this.relevance.measure(
+      concepts,
+      [...new Set(candidates.map((row) => row.pageId))],
+      filter.language,
+    );
     for (const row of candidates) row.score *= RELEVANCE_RANK_FLOOR + (relevance.get(row.pageId) ?? 0);
     candidates.sort((left, right) => right.score - left.score);
     const ranked = options.queryVector
@@ -238,7 +244,8 @@ export class DocsIndex {
       : candidates;
     const lexical = new Set(candidates.map((row) => row.id));
     const missing = ranked.map((row) => row.pageId).filter((id) => !relevance.has(id));
-    for (const [id, value] of this.relevance.measure(concepts, missing)) relevance.set(id, value);
+    for (const [id, value] of this.relevance.measure(concepts, missing, filter.language))
+      relevance.set(id, value);
     return foldFamilies(capPerPage(ranked, maxPerPage, ranked.length), this.families, limit).flatMap((row) =>
       this.toHit(row, lexical.has(row.id) ? match : null, relevance.get(row.pageId) ?? 0),
     );
@@ -285,7 +292,7 @@ export class DocsIndex {
   private allows(pageId: number, filter: StatementFilter): boolean {
     const page = this.pages.get(pageId);
     if (!page) return false;
-    if (filter.language !== undefined && page.language !== filter.language) return false;
+    if (page.language !== filter.language) return false;
     if (filter.version !== undefined && page.version !== undefined && page.version !== filter.version)
       return false;
     return filter.groups === undefined || page.groups.some((group) => filter.groups!.includes(group));
@@ -350,7 +357,7 @@ export class DocsIndex {
   /** The hit of a ranked section; empty only if the section vanished, which a built index never does. */
   private toHit(row: RankedSection, match: string | null, relevance: number): SearchHit[] {
     const page = this.pages.get(row.pageId)!;
-    const text = this.statements.text(row.id, match);
+    const text = this.statements.text(row.id, match, page.language);
     if (!text) return [];
     const hit: SearchHit = {
       urlPath: page.urlPath,

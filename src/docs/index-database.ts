@@ -39,12 +39,26 @@ const SCHEMA = `
     display TEXT
   );
   CREATE INDEX sections_by_page ON sections (page_id, position);
-  CREATE VIRTUAL TABLE sections_fts USING fts5(
+`;
+
+/**
+ * One full-text table per language: a question is asked in one language, and searching only that
+ * language's sections keeps the work (and bm25's word statistics) to the pages it can return.
+ * The tables share `sections` as their external content, so text is stored once.
+ */
+function createFtsTable(database: Database.Database, name: string): void {
+  database.exec(`CREATE VIRTUAL TABLE ${name} USING fts5(
     title, headings, body, summary, terms,
     content = 'sections', content_rowid = 'id',
     tokenize = "${TOKENIZER}"
-  );
-`;
+  )`);
+}
+
+/** The full-text tables of an index: language -> table name, and the sections each holds. */
+export interface FtsTables {
+  byLanguage: Map<string, string>;
+  sections: Map<string, number>;
+}
 
 /** A page ready to insert: parsed text plus where it sits on the site. */
 export interface IndexedPage {
@@ -76,7 +90,7 @@ export function insertPages(
   database: Database.Database,
   pages: Iterable<IndexedPage>,
   options: InsertOptions,
-): number {
+): { sections: number; tables: FtsTables } {
   const insertPage = database.prepare(
     'INSERT INTO pages (id, url_path, title, language, version) VALUES (?, ?, ?, ?, ?)',
   );
@@ -87,9 +101,12 @@ export function insertPages(
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   let sections = 0;
+  const tables: FtsTables = { byLanguage: new Map(), sections: new Map() };
+  const languages = new Map<number, string>();
   database.transaction(() => {
     for (const { id: pageId, page, metadata, siteWords = [] } of pages) {
       insertPage.run(pageId, page.urlPath, page.title, metadata.language, metadata.version ?? null);
+      languages.set(pageId, metadata.language);
       for (const group of metadata.groups) insertGroup.run(pageId, group);
       const summary = searchableText(
         [
@@ -120,8 +137,20 @@ export function insertPages(
         sections += 1;
       });
     }
-    // External-content FTS: index every row of `sections` in one pass.
-    database.exec("INSERT INTO sections_fts (sections_fts) VALUES ('rebuild')");
+    // External-content FTS: each language's table indexes its rows of `sections` in one statement.
+    for (const language of new Set(languages.values())) {
+      const name = `sections_fts_${tables.byLanguage.size}`;
+      createFtsTable(database, name);
+      const inserted = database
+        .prepare(
+          `INSERT INTO ${name} (rowid, title, headings, body, summary, terms)
+           SELECT s.id, s.title, s.headings, s.body, s.summary, s.terms FROM sections s
+           JOIN pages p ON p.id = s.page_id WHERE p.language = ?`,
+        )
+        .run(language);
+      tables.byLanguage.set(language, name);
+      tables.sections.set(language, inserted.changes);
+    }
   })();
-  return sections;
+  return { sections, tables };
 }

@@ -9,8 +9,6 @@ interface ConceptInfo {
   weight: number;
   /** Pages with a section holding the concept. */
   pages: Set<number>;
-  /** Sections holding it. */
-  count: number;
 }
 
 /**
@@ -23,19 +21,21 @@ interface ConceptInfo {
 export class RelevanceMeter {
   private readonly concepts = new Map<string, ConceptInfo>();
   private readonly sectionPages: Int32Array;
-  private readonly sections: number;
 
   constructor(private readonly statements: SearchStatements) {
     this.sectionPages = statements.sectionPages();
-    this.sections = statements.total();
   }
 
-  /** Relevance of each of `pageIds` to the question made of `concepts`. */
-  measure(concepts: readonly QueryConcept[], pageIds: readonly number[]): Map<number, number> {
+  /** Relevance of each of `pageIds` (pages of `language`) to the question made of `concepts`. */
+  measure(
+    concepts: readonly QueryConcept[],
+    pageIds: readonly number[],
+    language: string,
+  ): Map<number, number> {
     const scores = new Map(pageIds.map((id) => [id, 0]));
     let total = 0;
     for (const concept of concepts) {
-      const info = this.info(conceptExpression(concept));
+      const info = this.info(conceptExpression(concept), language);
       total += info.weight;
       for (const id of pageIds) if (info.pages.has(id)) scores.set(id, scores.get(id)! + info.weight);
     }
@@ -48,22 +48,19 @@ export class RelevanceMeter {
     return this.sectionPages[sectionId] ?? 0;
   }
 
-  /** Share (0-1) of the sections that match an FTS5 expression. */
-  frequency(expression: string): number {
-    return this.sections === 0 ? 0 : this.info(expression).count / this.sections;
-  }
-
   /** Weight and pages of a concept's expression: one query the first time, then remembered. */
-  private info(expression: string): ConceptInfo {
-    let info = this.concepts.get(expression);
+  private info(expression: string, language: string): ConceptInfo {
+    const key = `${language}\u0000${expression}`;
+    let info = this.concepts.get(key);
     if (info === undefined) {
-      const sections = this.statements.matchingSections(expression);
+      const sections = this.statements.matchingSections(expression, language);
       const pages = new Set<number>();
       for (const id of sections) pages.add(this.sectionPages[id]!);
-      const weight = Math.max(0.05, Math.log((this.sections + 1) / (sections.length + 0.5)));
-      info = { weight, pages, count: sections.length };
+      const total = this.statements.total(language);
+      const weight = Math.max(0.05, Math.log((total + 1) / (sections.length + 0.5)));
+      info = { weight, pages };
       if (this.concepts.size >= MAX_CACHED_CONCEPTS) this.concepts.clear();
-      this.concepts.set(expression, info);
+      this.concepts.set(key, info);
     }
     return info;
   }
