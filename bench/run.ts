@@ -25,6 +25,7 @@ const benchmarks: Record<string, () => Promise<string>> = {
   replicas: runReplicaBenchmark,
   'retrieval-quality': script('bench/retrieval-quality.ts', 'Retrieval quality (shared Mintlify corpus)'),
   'retrieval-speed': script('bench/retrieval-speed.ts', 'Retrieval speed and index build'),
+  'answer-quality': script('bench/answer-quality.ts', 'Answers on reader questions (two docs sites)'),
 };
 
 const only = process.argv.slice(2);
