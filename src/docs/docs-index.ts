@@ -38,6 +38,12 @@ const ignore = ignoreModule as unknown as () => { add(patterns: string): { ignor
 /** How much of a section's bm25 score stands without its relevance: score x (floor + relevance). */
 export const RELEVANCE_RANK_FLOOR = 1;
 
+/**
+ * How much a page whose title holds the question counts above one whose text does: score x
+ * (1 + weight x the share of the question in the title). Readers name what a page is about.
+ */
+export const TITLE_RANK_WEIGHT = 0.5;
+
 /** The usual constant of reciprocal rank fusion: a rank r counts 1 / (60 + r). */
 export const RRF_K = 60;
 
@@ -237,7 +243,11 @@ export class DocsIndex {
       [...new Set(candidates.map((row) => row.pageId))],
       filter.language,
     );
-    for (const row of candidates) row.score *= RELEVANCE_RANK_FLOOR + (relevance.get(row.pageId) ?? 0);
+    const titles = this.relevance.measure(concepts, [...relevance.keys()], filter.language, 'title');
+    for (const row of candidates)
+      row.score *=
+        (RELEVANCE_RANK_FLOOR + (relevance.get(row.pageId) ?? 0)) *
+        (1 + TITLE_RANK_WEIGHT * (titles.get(row.pageId) ?? 0));
     candidates.sort((left, right) => right.score - left.score);
     const ranked = options.queryVector
       ? this.fuseWithVectors(candidates, options.queryVector, filter, limit)

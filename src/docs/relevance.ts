@@ -26,18 +26,26 @@ export class RelevanceMeter {
     this.sectionPages = statements.sectionPages();
   }
 
-  /** Relevance of each of `pageIds` (pages of `language`) to the question made of `concepts`. */
+  /**
+   * Relevance of each of `pageIds` (pages of `language`) to the question made of `concepts`; with
+   * `column`, only what that column holds counts (the page title says what the page is about).
+   */
   measure(
     concepts: readonly QueryConcept[],
     pageIds: readonly number[],
     language: string,
+    column?: 'title',
   ): Map<number, number> {
     const scores = new Map(pageIds.map((id) => [id, 0]));
     let total = 0;
     for (const concept of concepts) {
-      const info = this.info(conceptExpression(concept), language);
-      total += info.weight;
-      for (const id of pageIds) if (info.pages.has(id)) scores.set(id, scores.get(id)! + info.weight);
+      const expression = conceptExpression(concept);
+      const { weight } = this.info(expression, language);
+      const { pages } = column
+        ? this.info(`${column} : (${expression})`, language)
+        : this.info(expression, language);
+      total += weight;
+      for (const id of pageIds) if (pages.has(id)) scores.set(id, scores.get(id)! + weight);
     }
     for (const [id, score] of scores) scores.set(id, total > 0 ? score / total : 0);
     return scores;
