@@ -148,6 +148,9 @@ describe('retrieval on reader wording', () => {
     const [offTopic] = index.search('how long should I proof sourdough before I deploy the agent');
     expect(onTopic!.relevance).toBeGreaterThan(0.8);
     expect(offTopic!.relevance).toBeLessThan(0.5);
+    // The reader's own address is theirs, not a word the docs lack.
+    const [addressed] = index.search('store secrets for deploy on agents.mycompany.com');
+    expect(addressed!.relevance).toBeGreaterThan(0.8);
   });
 
   it('ranks the pages a conversation cited higher for a follow-up', () => {

@@ -14,6 +14,9 @@ const CJK_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const SCRIPT_PARTS =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
+/** Host names, addresses and e-mail addresses in reader text (`docs.example.com`, `a@b.io`). */
+const ADDRESS = /\b[\w-]+(?:@[\w-]+)?(?:\.[\w-]+)+\.[a-z]{2,}\b|\b[\w-]+\.(?:com|io|dev|org|net|app|co)\b/gi;
+
 /** Query words cap: long context (a pasted code block) must not turn into a thousand-term OR. */
 export const MAX_QUERY_TERMS = 32;
 /** Docs words a question's wording adds at most, so that synonyms never drown the question. */
@@ -26,6 +29,11 @@ const MAX_SYNONYMS = 12;
 export interface QueryConcept {
   term: string;
   alternatives: string[];
+  /**
+   * The word came from an address the reader typed (`docs.mycompany.com`, `me@example.com`): it
+   * names their own thing, which the docs cannot contain, so its absence says nothing.
+   */
+  placeholder?: boolean;
 }
 
 /** The distinct, lower-cased, non-stop words of `text`, in order of first appearance. */
@@ -61,10 +69,12 @@ export function queryConcepts(text: string, maxTerms = MAX_QUERY_TERMS): QueryCo
     synonyms += extra.length;
     return [...own, ...extra.map(quote)];
   };
-  const concepts = queryTerms(text, maxTerms).map((term) => {
+  const addressed = new Set(queryTerms((text.match(ADDRESS) ?? []).join(' '), maxTerms));
+  const concepts = queryTerms(text, maxTerms).map((term): QueryConcept => {
     const own = [quote(term)];
     if (isIdentifier(term)) own.push(quote(identifierParts(term).join(' ')));
-    return { term, alternatives: withSynonyms(synonymsOfWord(term), own) };
+    const concept = { term, alternatives: withSynonyms(synonymsOfWord(term), own) };
+    return addressed.has(term) ? { ...concept, placeholder: true } : concept;
   });
   for (const { phrase, docs } of phraseSynonyms(text)) {
     if (concepts.some((concept) => concept.term === phrase)) continue;

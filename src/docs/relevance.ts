@@ -44,6 +44,8 @@ export class RelevanceMeter {
       const { pages } = column
         ? this.info(`${column} : (${expression})`, language)
         : this.info(expression, language);
+      // A word of the reader's own address counts only where a page has it.
+      if (concept.placeholder && !pageIds.some((id) => pages.has(id))) continue;
       total += weight;
       for (const id of pageIds) if (pages.has(id)) scores.set(id, scores.get(id)! + weight);
     }

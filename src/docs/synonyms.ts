@@ -53,6 +53,8 @@ const ENTRIES: SynonymEntry[] = [
   { reader: ['spreadsheet', 'csv'], docs: ['export', 'csv'] },
   { reader: ['shortcut', 'shortcuts', 'hotkeys'], docs: ['keyboard', 'shortcuts'] },
   { reader: ['announcement'], docs: ['banner'] },
+  { reader: ['iphone', 'ipad', 'swift'], docs: ['ios'] },
+  { reader: ['mac', 'macbook'], docs: ['macos'] },
   { reader: ['users from', 'provision', 'provisioning'], docs: ['scim', 'provisioning'] },
 ]; // prettier-ignore
 
