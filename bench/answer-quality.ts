@@ -6,7 +6,8 @@
  * pages the extractive answer cites, in order). Both are scored Hit@1, Hit@5 and MRR@10 against
  * the pages that answer the question; an answer that abstains scores a miss. The off-topic
  * questions must be declined (no citation) on both sites; the follow-up conversations must cite
- * an expected page and hold text that the first answer did not show. Held-out halves are the
+ * an expected page and hold text that the first answer did not show (the second question is asked
+ * as the assistant asks it in a thread: with the pages the first answer cited). Held-out halves are the
  * figures to report; `--tune` prints the tuning halves instead.
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
@@ -29,8 +30,8 @@ import { machineDescription } from './retrieval-corpus.js';
 const PAGE_SIZE = 5;
 const answerer = new ExtractiveAnswerer();
 
-async function ask(index: DocsIndex, conversation: ConversationTurn[]) {
-  const { query, passages } = retrieve(index, { conversation, retrievalPageSize: PAGE_SIZE });
+async function ask(index: DocsIndex, conversation: ConversationTurn[], citedPaths?: string[]) {
+  const { query, passages } = retrieve(index, { conversation, retrievalPageSize: PAGE_SIZE, citedPaths });
   const answer = answerer.answer({ conversation, query, passages, signal: new AbortController().signal });
   let text = '';
   for await (const delta of answer.text) text += delta;
@@ -88,11 +89,15 @@ async function main(): Promise<void> {
     declined.push(`| ${site} | ${offTopic.length} | ${percent(abstained / Math.max(1, offTopic.length))} |`);
     for (const conversation of half(followUps(), which).filter((item) => item.site === site)) {
       const first = await ask(index, [{ role: 'user', text: conversation.turns[0]! }]);
-      const second = await ask(index, [
-        { role: 'user', text: conversation.turns[0]! },
-        { role: 'assistant', text: first.text },
-        { role: 'user', text: conversation.turns[1]! },
-      ]);
+      const second = await ask(
+        index,
+        [
+          { role: 'user', text: conversation.turns[0]! },
+          { role: 'assistant', text: first.text },
+          { role: 'user', text: conversation.turns[1]! },
+        ],
+        first.sources.map((source) => pathOf(source.url)),
+      );
       const citesExpected = second.sources.some((source) =>
         conversation.expected.includes(pathOf(source.url)),
       );

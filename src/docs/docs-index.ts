@@ -4,6 +4,7 @@ import { PageNeighbourhoods } from './current-path-boost.js';
 import { matchExpression, queryConcepts, queryTerms, type QueryConcept } from './fts-query.js';
 import { insertPages, openIndexDatabase, type IndexedPage } from './index-database.js';
 import { nearDuplicateFamilies } from './near-duplicates.js';
+import { capPerPage, foldFamilies } from './page-diversity.js';
 import { parsePage } from './parse-page.js';
 import { RelevanceMeter } from './relevance.js';
 import {
@@ -225,15 +226,7 @@ export class DocsIndex {
       extra(this.statements.rank(match, { ...filter, pageIds: [...boosts.keys()] }, limit));
     for (const row of rows) row.score *= (boosts.get(row.pageId) ?? 1) * this.pageFactor(row.pageId);
     const landing = this.landingPageFor(concepts, filter.language);
-    if (landing !== undefined) {
-      // "What is <product>?": the site's own front page answers it, whatever else names the product.
-      const top = Math.max(0, ...rows.map((row) => row.score));
-      const first = this.statements.pageSections(landing, 1)[0];
-      if (first) {
-        extra([first]);
-        for (const row of rows) if (row.pageId === landing) row.score = top * 2 + 1;
-      }
-    }
+    if (landing !== undefined) this.putFirst(landing, rows, seen);
     rows.sort((left, right) => right.score - left.score);
     const candidates = capPerPage(rows, maxPerPage, limit * 4);
     // bm25 adds up words; relevance says how much of the question a page holds. A page with all
@@ -339,6 +332,15 @@ export class DocsIndex {
     return boosts;
   }
 
+  /** "What is <product>?": the site's own front page answers it, whatever else names the product. */
+  private putFirst(pageId: number, rows: RankedSection[], seen: Set<number>): void {
+    const first = this.statements.pageSections(pageId, 1)[0];
+    if (!first) return;
+    if (!seen.has(first.id)) rows.push(first);
+    const top = Math.max(0, ...rows.map((row) => row.score));
+    for (const row of rows) if (row.pageId === pageId) row.score = top * 2 + 1;
+  }
+
   /** The landing page of `language` when every word of the question is the product's name. */
   private landingPageFor(
     concepts: readonly QueryConcept[],
@@ -386,39 +388,4 @@ export class DocsIndex {
     };
     return [hit];
   }
-}
-
-/**
- * The first `limit` rows with at most one page of each near-duplicate family; the family's other
- * pages come after every other candidate, so they still fill a list that would be short otherwise.
- */
-function foldFamilies(rows: RankedSection[], families: Map<number, number>, limit: number): RankedSection[] {
-  const shown = new Map<number, number>();
-  const kept: RankedSection[] = [];
-  const folded: RankedSection[] = [];
-  for (const row of rows) {
-    const family = families.get(row.pageId);
-    const first = family === undefined ? undefined : shown.get(family);
-    if (family !== undefined && first !== undefined && first !== row.pageId) folded.push(row);
-    else {
-      if (family !== undefined) shown.set(family, row.pageId);
-      kept.push(row);
-    }
-    if (kept.length === limit) return kept;
-  }
-  return [...kept, ...folded].slice(0, limit);
-}
-
-/** The first `limit` rows, skipping rows of a page that already has `maxPerPage` of them. */
-function capPerPage(rows: RankedSection[], maxPerPage: number, limit: number): RankedSection[] {
-  const perPage = new Map<number, number>();
-  const kept: RankedSection[] = [];
-  for (const row of rows) {
-    const count = perPage.get(row.pageId) ?? 0;
-    if (count >= maxPerPage) continue;
-    perPage.set(row.pageId, count + 1);
-    kept.push(row);
-    if (kept.length === limit) break;
-  }
-  return kept;
 }
