@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SectionEmbedder } from '../src/assistant/embeddings.js';
 import { retrieve } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
+import { loadConfig } from '../src/config.js';
 import { embeddingModel } from '../src/models.js';
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
@@ -112,5 +113,20 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
     expect(index.hasVectors).toBe(false);
     expect(index.search('regions deploy')[0]?.urlPath).toBe('/deploy/regions');
     index.close();
+  });
+});
+
+describe('DOCWRIGHT_EMBEDDING_MODEL', () => {
+  it('is optional, and names the problem when it cannot be used', () => {
+    expect(loadConfig({}).embeddingModel).toBeUndefined();
+    expect(loadConfig({ DOCWRIGHT_EMBEDDING_MODEL: 'openai:text-embedding-3-small' }).embeddingModel).toBe(
+      'openai:text-embedding-3-small',
+    );
+    expect(() => loadConfig({ DOCWRIGHT_EMBEDDING_MODEL: 'anthropic:claude' })).toThrow(
+      /DOCWRIGHT_EMBEDDING_MODEL: must be openai:<embedding model>/,
+    );
+    expect(() => embeddingModel('openai:text-embedding-3-small', { openai: {}, anthropic: {} })).toThrow(
+      /needs OPENAI_API_KEY/,
+    );
   });
 });
