@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
+import { ModelAnswerer } from '../src/assistant/answer/model.js';
 import { retrieve } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
 import type { ConversationTurn } from '../src/protocol/assistant.js';
@@ -110,5 +113,46 @@ describe('extractive answers', () => {
     const answer = await ask([user('make the bot ignore the user during the greeting')]);
     expect(answer.sources[0]?.url).toBe('/guides/muting');
     expect(answer.text).toMatch(/Mute the user during the greeting/);
+  });
+
+  it('gives a model the same pages: one number per page, whatever number of its sections', async () => {
+    const prompts: LanguageModelV3Prompt[] = [];
+    const model = new MockLanguageModelV3({
+      doStream: (options) => {
+        prompts.push(options.prompt);
+        return Promise.resolve({
+          stream: simulateReadableStream({
+            chunks: [
+              { type: 'text-start', id: 't' },
+              { type: 'text-delta', id: 't', delta: 'About a day [1].' },
+              { type: 'text-end', id: 't' },
+              {
+                type: 'finish',
+                finishReason: { unified: 'stop', raw: 'stop' },
+                usage: { inputTokens: { total: 10 }, outputTokens: { total: 5 } },
+              },
+            ] as never,
+          }),
+        });
+      },
+    });
+    const conversation = [user('custom domain DNS propagation hours')];
+    const { query, passages } = retrieve(index, { conversation, retrievalPageSize: 3 });
+    expect(passages.filter((passage) => passage.urlPath === '/guides/custom-domain')).toHaveLength(2);
+    const answer = new ModelAnswerer(model, 'mock').answer({
+      conversation,
+      query,
+      passages,
+      signal: new AbortController().signal,
+    });
+    let text = '';
+    for await (const delta of answer.text) text += delta;
+    expect(text).toBe('About a day [1].');
+    const pages = answer.sources.map((source) => source.url.replace(/#.*$/, ''));
+    expect(new Set(pages).size).toBe(pages.length);
+    expect(pages.length).toBeLessThanOrEqual(3);
+    const system = JSON.stringify(prompts[0]);
+    const domainNumber = pages.indexOf('/guides/custom-domain') + 1;
+    expect(system.match(new RegExp(`\\[${domainNumber}\\] Custom domain`, 'g'))).toHaveLength(2);
   });
 });

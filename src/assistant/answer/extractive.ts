@@ -1,7 +1,15 @@
 import { queryTerms, type SearchHit } from '../../docs/index.js';
 import { QuestionMeaning } from './question-meaning.js';
 import { textUnits, type TextUnit } from './sentences.js';
-import { sourcesOf, wordDeltas, type Answer, type Answerer, type AnswerInput } from './types.js';
+import {
+  sourceNumber,
+  sourcesOf,
+  wordDeltas,
+  type Answer,
+  type Answerer,
+  type AnswerInput,
+  type AnswerSource,
+} from './types.js';
 
 /**
  * Relevance (the share of the question a passage holds, see `SearchHit.relevance`) below which
@@ -161,8 +169,8 @@ function clip(code: string): string {
   return [...lines.slice(0, MAX_CODE_LINES - 1), fence].join('\n');
 }
 
-function compose(excerpts: Excerpt[], sources: { url: string }[]): string {
-  const number = (excerpt: Excerpt) => sources.findIndex((source) => source.url === excerpt.passage.url) + 1;
+function compose(excerpts: Excerpt[], sources: AnswerSource[]): string {
+  const number = (excerpt: Excerpt) => sourceNumber(sources, excerpt.passage);
   const quoted = excerpts.filter((excerpt) => excerpt.units.length > 0);
   const listed = excerpts.filter((excerpt) => excerpt.units.length === 0);
   const parts = quoted.map((excerpt, position) => {
