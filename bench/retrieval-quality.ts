@@ -9,8 +9,8 @@
  * - zh descriptions: the same for the Chinese pages, searched in Chinese (CJK bigrams).
  * - hand-written: reader questions in bench/queries/mintlify-questions.json, never tuned on.
  *
- * A query scores at the rank of the first returned section (top 10, at most 3 per page, the
- * defaults the assistant uses) that belongs to an expected page: Hit@1, Hit@5, MRR@10.
+ * A query scores at the rank of the first returned section (top 10, one section per page, the
+ * index's default) that belongs to an expected page: Hit@1, Hit@5, MRR@10.
  */
 import { DEFAULT_WEIGHTS, DocsIndex } from '../src/docs/docs-index.js';
 import type { ColumnWeights } from '../src/docs/search-statements.js';
