@@ -30,14 +30,15 @@ export function loadMintlifyCorpus(): DocsFolder {
 }
 
 /**
- * One query per English page with a frontmatter description: the description is the query and
+ * One query per page of `language` with a frontmatter description: the description is the query and
  * the page the answer. Sorted by path so that the odd/even split is stable.
  */
-export function descriptionQueries(corpus: DocsFolder): QualityQuery[] {
+export function descriptionQueries(corpus: DocsFolder, language = 'en'): QualityQuery[] {
   const site = createSiteMetadata(corpus.navigation);
   return corpus.files
+    .filter((file) => !file.path.includes('snippets/'))
     .map((file) => parsePage(file))
-    .filter((page) => page.description !== undefined && site.pageMetadata(page.urlPath).language === 'en')
+    .filter((page) => page.description !== undefined && site.pageMetadata(page.urlPath).language === language)
     .sort((left, right) => left.path.localeCompare(right.path))
     .map((page) => ({ query: page.description!, expected: [page.urlPath] }));
 }

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { DocsIndex } from '../src/docs/docs-index.js';
 import { parsePage } from '../src/docs/parse-page.js';
 import type { DocsFile } from '../src/docs/types.js';
+import { readerQuestions } from './reader-questions.js';
 import {
   descriptionQueries,
   handWrittenQueries,
@@ -51,7 +52,8 @@ function latencies(index: DocsIndex, queries: string[], currentPath?: string): n
   for (let round = 0; round < SEARCH_ROUNDS; round += 1) {
     for (const query of queries) {
       const started = performance.now();
-      index.search(query, { limit: 5, currentPath });
+      // The assistant's shape: two sections of each of five pages (`retrieve`).
+      index.search(query, { limit: 10, maxPerPage: 2, currentPath });
       times.push(performance.now() - started);
     }
   }
@@ -104,7 +106,12 @@ type CorpusName = 'mintlify' | 'synthetic';
 /** Measures one corpus in this process (the child side). */
 function measureCorpus(name: CorpusName): Measurement {
   const corpus = loadMintlifyCorpus();
-  const queries = [...descriptionQueries(corpus), ...handWrittenQueries()].map((query) => query.query);
+  const queries = [
+    ...descriptionQueries(corpus),
+    ...handWrittenQueries(),
+    ...readerQuestions('mintlify'),
+    ...readerQuestions('pipecat'),
+  ].map((query) => query.query);
   if (name === 'mintlify')
     return measure('mintlify (en, fr, es, zh)', corpus.files, corpus.navigation, queries);
   const englishOnly = corpus.files.filter((file) => !/^(fr|es|zh)\//.test(file.path));
@@ -128,7 +135,7 @@ function printTable(results: Measurement[], queryCount: number): void {
   const number = (value: number, digits = 1) => value.toFixed(digits);
   console.log(`Retrieval speed. Machine: ${machineDescription()}`);
   console.log(
-    `${queryCount} queries x ${SEARCH_ROUNDS} rounds, top 5; memory: growth during the first build\n`,
+    `${queryCount} queries x ${SEARCH_ROUNDS} rounds, the assistant's search (two sections of each of five pages, relevance measured); memory: growth during the first build\n`,
   );
   console.log(
     '| corpus | pages | sections | build ms | heap MB | RSS MB | SQLite MB | search p50 ms | p95 ms | ' +
@@ -160,7 +167,11 @@ function main(): void {
     return;
   }
   const corpus = loadMintlifyCorpus();
-  const queryCount = descriptionQueries(corpus).length + handWrittenQueries().length;
+  const queryCount =
+    descriptionQueries(corpus).length +
+    handWrittenQueries().length +
+    readerQuestions('mintlify').length +
+    readerQuestions('pipecat').length;
   printTable([measureInChild('mintlify'), measureInChild('synthetic')], queryCount);
 }
 

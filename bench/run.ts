@@ -26,6 +26,7 @@ const benchmarks: Record<string, () => Promise<string>> = {
   'retrieval-quality': script('bench/retrieval-quality.ts', 'Retrieval quality (shared Mintlify corpus)'),
   'retrieval-speed': script('bench/retrieval-speed.ts', 'Retrieval speed and index build'),
   'mdx-parse': script('bench/mdx-parse.ts', 'MDX parse speed of the blocking docs check'),
+  'answer-quality': script('bench/answer-quality.ts', 'Answers on reader questions (two docs sites)'),
 };
 
 const only = process.argv.slice(2);

@@ -16,6 +16,10 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^(builtin|openai:.+|anthropic:.+)$/, 'must be builtin, openai:<model> or anthropic:<model>')
     .default('builtin'),
+  DOCWRIGHT_EMBEDDING_MODEL: z
+    .string()
+    .regex(/^openai:.+$/, 'must be openai:<embedding model>, e.g. openai:text-embedding-3-small')
+    .optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (unset, the store is SQLite in the data dir)')
@@ -78,6 +82,8 @@ export interface Config {
   host: string | undefined;
   /** The model for new jobs unless a project overrides it: `builtin`, `openai:<m>`, `anthropic:<m>`. */
   model: string;
+  /** Embedding model for hybrid retrieval (`openai:<model>`); unset, retrieval is full-text only. */
+  embeddingModel: string | undefined;
   databaseUrl: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** Jobs run at the same time by this process. */
@@ -155,6 +161,7 @@ export function loadConfig(
     port,
     host: overrides.host ?? values.HOST,
     model: values.DOCWRIGHT_MODEL,
+    embeddingModel: values.DOCWRIGHT_EMBEDDING_MODEL,
     databaseUrl: values.DATABASE_URL,
     logLevel: values.LOG_LEVEL,
     workers: values.DOCWRIGHT_WORKERS,

@@ -1,6 +1,6 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
-import type { LanguageModel } from 'ai';
+import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { Config } from './config.js';
 
 /** A model setting: `builtin`, `openai:<model>` or `anthropic:<model>`. */
@@ -36,4 +36,23 @@ export function languageModel(
   }
   if (!providers.anthropic.apiKey) throw new Error(`${spec} needs ANTHROPIC_API_KEY`);
   return createAnthropic({ apiKey: providers.anthropic.apiKey, fetch: fetchImpl })(parsed.modelId);
+}
+
+/**
+ * The AI SDK embedding model of an `openai:<model>` spec (OpenAI, or a compatible server at
+ * OPENAI_BASE_URL), for hybrid retrieval.
+ */
+export function embeddingModel(
+  spec: string,
+  providers: Config['providers'],
+  fetchImpl?: typeof fetch,
+): EmbeddingModel {
+  const parsed = parseModelSpec(spec);
+  if (parsed.provider !== 'openai') throw new Error(`Unknown embedding model "${spec}": use openai:<model>`);
+  const { apiKey, baseUrl } = providers.openai;
+  if (!apiKey && !baseUrl)
+    throw new Error(`${spec} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)`);
+  return createOpenAI({ apiKey: apiKey ?? 'not-needed', baseURL: baseUrl, fetch: fetchImpl }).embedding(
+    parsed.modelId,
+  );
 }

@@ -5,7 +5,8 @@ import { ModelAnswerer } from './assistant/answer/model.js';
 import type { Answerer } from './assistant/answer/types.js';
 import { Assistant } from './assistant/assistant.js';
 import { DocsIndexes } from './assistant/docs-indexes.js';
-import { languageModel } from './models.js';
+import { SectionEmbedder } from './assistant/embeddings.js';
+import { embeddingModel, languageModel } from './models.js';
 import { createAgentResolver } from './agent/registry.js';
 import {
   createGitHubAccess,
@@ -96,7 +97,11 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       forgeOf: (repository) => store.projects.forgeOf(repository),
       runFiles: store.runFiles,
     });
-  const indexes = new DocsIndexes({ forge, logger });
+  // Hybrid retrieval only when an embedding model is configured; offline, search is full-text.
+  const embedder = config.embeddingModel
+    ? new SectionEmbedder(embeddingModel(config.embeddingModel, config.providers), config.embeddingModel)
+    : undefined;
+  const indexes = new DocsIndexes({ forge, logger, embedder });
   // Each replica keeps its own index; the store carries the news of a change to all of them.
   const docsChanges = await openDocsChanges(store.database, logger);
   docsChanges.subscribe((projectId) => indexes.invalidate(projectId));
@@ -142,6 +147,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     store,
     indexes,
     answererFor: (project) => answererFor(project.model ?? config.model),
+    embedder,
+    logger,
   });
   const app = createApp({
     store,

@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MockEmbeddingModelV3 } from 'ai/test';
 import { DocsIndexes } from '../src/assistant/docs-indexes.js';
+import { SectionEmbedder } from '../src/assistant/embeddings.js';
 import { LocalGitForge } from '../src/forge/local-git.js';
 import { silentLogger } from '../src/logger.js';
 import { startTestService, type TestService } from './helpers/service.js';
@@ -86,5 +88,47 @@ describe('per-project docs indexes', () => {
     });
     await t.waitForJob(job.id);
     expect(await ask('webhook signatures')).toContain('/webhooks#signatures');
+  });
+
+  it('reads snippets and .mintignore from the repository, and embeds the sections when a model is set', async () => {
+    t = await startTestService({ startWorker: false });
+    await fs.mkdir(path.join(t.repo, 'snippets'), { recursive: true });
+    await commitPage(t.repo, 'snippets/steps.mdx', 'Turn on the subpath toggle in the dashboard.\n');
+    await commitPage(
+      t.repo,
+      'subpath.mdx',
+      '---\ntitle: Subpath\n---\n\nimport Steps from "/snippets/steps.mdx";\n\n<Steps />\n',
+    );
+    await fs.mkdir(path.join(t.repo, 'drafts'), { recursive: true });
+    await commitPage(t.repo, 'drafts/plan.mdx', '---\ntitle: Plan\n---\n\nSecret subpath roadmap.\n');
+    await commitPage(t.repo, '.mintignore', 'drafts/\n');
+    let failing = false;
+    const model = new MockEmbeddingModelV3({
+      doEmbed: ({ values }) =>
+        failing
+          ? Promise.reject(new Error('embedding service unavailable'))
+          : Promise.resolve({ embeddings: values.map((value) => [value.length % 7, 1]), warnings: [] }),
+    });
+    const indexes = new DocsIndexes({
+      forge: new LocalGitForge({ environment: process.env }),
+      logger: silentLogger,
+      embedder: new SectionEmbedder(model, 'scripted'),
+    });
+    const project = (await t.service.store.projects.get('docs'))!;
+    const index = await indexes.get(project);
+    expect(index.search('subpath toggle')[0]?.urlPath).toBe('/subpath');
+    expect(index.page('/drafts/plan')).toBeUndefined();
+    expect(index.hasVectors).toBe(true);
+    expect(model.doEmbedCalls.length).toBeGreaterThan(0);
+
+    // A failing embedding model leaves a working full-text index.
+    failing = true;
+    await commitPage(t.repo, 'more.mdx', '---\ntitle: More\n---\n\nAnother page about subpaths.\n');
+    indexes.invalidate(project.id);
+    const rebuilt = await indexes.get(project);
+    expect(rebuilt).not.toBe(index);
+    expect(rebuilt.hasVectors).toBe(false);
+    expect(rebuilt.search('another page subpaths')[0]?.urlPath).toBe('/more');
+    indexes.close();
   });
 });

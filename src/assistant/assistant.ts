@@ -1,10 +1,13 @@
-import { buildRetrievalQuery, type SearchFilter } from '../docs/index.js';
+import type { SearchFilter } from '../docs/index.js';
 import { notFound } from '../errors.js';
 import { newThreadId, randomString } from '../ids.js';
 import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
 import type { ProjectRow, Store } from '../store/index.js';
 import type { Answer, Answerer } from './answer/types.js';
 import type { DocsIndexes } from './docs-indexes.js';
+import type { SectionEmbedder } from './embeddings.js';
+import { retrieve, retrievalQuery } from './retrieve.js';
+import type { Logger } from '../logger.js';
 
 export interface AssistantRequest {
   fp: string;
@@ -37,6 +40,9 @@ export class Assistant {
       store: Store;
       indexes: DocsIndexes;
       answererFor(project: ProjectRow): Answerer;
+      /** With an embedding model configured: embeds questions for hybrid retrieval. */
+      embedder?: SectionEmbedder;
+      logger?: Logger;
     },
   ) {}
 
@@ -49,24 +55,28 @@ export class Assistant {
     const { store } = this.options;
     const threadId = request.threadId ? await this.existingThread(request.threadId, domain) : newThreadId();
     let conversation = request.conversation;
-    if (request.threadId && conversation.length === 1) {
+    let citedPaths: string[] = [];
+    if (request.threadId) {
       const stored = await store.threads.messages(threadId, HISTORY_TURNS);
-      conversation = [
-        ...stored.map((message) => ({ role: message.role, text: message.content })),
-        ...conversation,
-      ];
+      if (conversation.length === 1)
+        conversation = [
+          ...stored.map((message) => ({ role: message.role, text: message.content })),
+          ...conversation,
+        ];
+      citedPaths = lastCitedPaths(stored);
     }
     const question = conversation.at(-1)?.text ?? '';
-    const query = buildRetrievalQuery({
-      messages: conversation.map((turn) => ({ role: turn.role, text: turn.text })),
-      context: request.context,
-    });
     const index = await this.options.indexes.get(project);
-    const passages = index.search(query, {
-      limit: request.retrievalPageSize,
-      filter: request.filter ?? undefined,
+    const input = {
+      conversation,
+      retrievalPageSize: request.retrievalPageSize,
+      filter: request.filter,
+      context: request.context,
       currentPath: request.currentPath,
-    });
+      citedPaths,
+    };
+    const queryVector = index.hasVectors ? await this.embedQuery(retrievalQuery(input), signal) : undefined;
+    const { query, passages } = retrieve(index, input, queryVector);
     const answer = this.options.answererFor(project).answer({ conversation, query, passages, signal });
     // The thread and the question are stored before the answer streams: the id the client gets in
     // the first chunk must continue the conversation even when this answer fails or is stopped.
@@ -83,10 +93,35 @@ export class Assistant {
     };
   }
 
+  /** The question's embedding, or undefined (full-text only) when the model fails. */
+  private async embedQuery(query: string, signal: AbortSignal): Promise<number[] | undefined> {
+    try {
+      return await this.options.embedder?.embedQuery(query, signal);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.options.logger?.warn({ error: message }, 'embedding the question failed; full-text search only');
+      return undefined;
+    }
+  }
+
   /** A thread is found only under the domain it was started on: another domain's id is a 404 too. */
   private async existingThread(threadId: string, domain: string): Promise<string> {
     const thread = await this.options.store.threads.get(threadId);
     if (!thread || thread.domain !== domain) throw notFound(`Thread ${threadId} not found`);
     return thread.id;
+  }
+}
+
+/** URL paths the thread's latest answer cited (its stored sources), for a follow-up question. */
+function lastCitedPaths(messages: { role: string; sources: string | null }[]): string[] {
+  const last = messages.findLast((message) => message.role === 'assistant');
+  if (!last?.sources) return [];
+  try {
+    const sources = JSON.parse(last.sources) as { url?: unknown }[];
+    return sources.flatMap((source) =>
+      typeof source.url === 'string' ? [source.url.replace(/#.*$/, '')] : [],
+    );
+  } catch {
+    return []; // sources written by an older version in another shape only lose the boost
   }
 }

@@ -1,9 +1,16 @@
 import { posix } from 'node:path';
-import { DocsIndex, isDocsPagePath, relativeToDocsRoot, resolveConfigReferences } from '../docs/index.js';
+import {
+  DocsIndex,
+  isDocsPagePath,
+  isSnippetPath,
+  relativeToDocsRoot,
+  resolveConfigReferences,
+} from '../docs/index.js';
 import { NAVIGATION_FILES } from '../docs/navigation.js';
 import type { Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../logger.js';
 import type { ProjectRow } from '../store/index.js';
+import type { SectionEmbedder } from './embeddings.js';
 
 interface Entry {
   commit: string;
@@ -17,6 +24,8 @@ export interface DocsIndexesOptions {
   /** How long a built index is trusted before the base branch is looked at again. */
   recheckMs?: number;
   now?: () => number;
+  /** With an embedding model configured: embeds each index's sections for hybrid retrieval. */
+  embedder?: SectionEmbedder;
 }
 
 /**
@@ -54,6 +63,23 @@ export class DocsIndexes {
     this.entries.clear();
   }
 
+  /** Adds embedding vectors to a new index; a failing model leaves it full-text only, never unusable. */
+  private async embed(project: ProjectRow, index: DocsIndex): Promise<void> {
+    if (!this.options.embedder) return;
+    const started = performance.now();
+    try {
+      const vectors = await this.options.embedder.embedIndex(index);
+      const ms = Math.round(performance.now() - started);
+      this.options.logger.info({ project: project.id, model: vectors.model, ms }, 'docs index embedded');
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.options.logger.warn(
+        { project: project.id, error: message },
+        'embedding the docs failed; full-text search only',
+      );
+    }
+  }
+
   private async refresh(project: ProjectRow, entry: Entry | undefined): Promise<DocsIndex> {
     const commit = await this.options.forge.resolveRef(project.repository, project.base_ref);
     if (!commit)
@@ -66,6 +92,7 @@ export class DocsIndexes {
     try {
       const index = await buildIndex(snapshot, project.docs_root);
       this.options.logger.info({ project: project.id, commit, ...index.stats }, 'docs index built');
+      await this.embed(project, index);
       this.entries.set(project.id, { commit, index, checkedAt: this.now() });
       entry?.index.close();
       return index;
@@ -75,15 +102,17 @@ export class DocsIndexes {
   }
 }
 
-/** Reads the pages and the navigation file (with its `$ref` parts) under the docs root and indexes them. */
+/** Reads the pages, snippets, `.mintignore` and the navigation file (with its `$ref` parts) under the docs root and indexes them. */
 export async function buildIndex(snapshot: Snapshot, docsRoot: string): Promise<DocsIndex> {
   const pages: string[] = [];
   const json = new Map<string, string>();
+  let ignoreFile: string | undefined;
   for (const path of snapshot.paths()) {
     const relative = relativeToDocsRoot(path, docsRoot);
     if (relative === null) continue;
     if (relative.endsWith('.json') && !relative.includes('node_modules/')) json.set(relative, path);
-    else if (isDocsPagePath(relative)) pages.push(path);
+    else if (isDocsPagePath(relative) || isSnippetPath(relative)) pages.push(path);
+    else if (relative === '.mintignore') ignoreFile = path;
   }
   const read = async (path: string) => (await snapshot.read(path)).toString('utf8');
   const files = await Promise.all(pages.map(async (path) => ({ path, content: await read(path) })));
@@ -97,7 +126,8 @@ export async function buildIndex(snapshot: Snapshot, docsRoot: string): Promise<
       parseJson(texts.get(posix.normalize(relative).replace(/^\.\//, '')) ?? '');
     navigation = resolveConfigReferences(readJson(configFile), readJson, configFile);
   }
-  return DocsIndex.build(files, { docsRoot, navigation });
+  const mintignore = ignoreFile === undefined ? undefined : await read(ignoreFile);
+  return DocsIndex.build(files, { docsRoot, navigation, mintignore });
 }
 
 function parseJson(text: string): unknown {

@@ -1,8 +1,12 @@
 import type Database from 'better-sqlite3';
+import ignoreModule from 'ignore';
 import { PageNeighbourhoods } from './current-path-boost.js';
-import { matchExpression, queryTerms } from './fts-query.js';
+import { matchExpression, queryConcepts, queryTerms, type QueryConcept } from './fts-query.js';
 import { insertPages, openIndexDatabase, type IndexedPage } from './index-database.js';
+import { nearDuplicateFamilies } from './near-duplicates.js';
+import { capPerPage, foldFamilies } from './page-diversity.js';
 import { parsePage } from './parse-page.js';
+import { RelevanceMeter } from './relevance.js';
 import {
   SearchStatements,
   type ColumnWeights,
@@ -10,6 +14,8 @@ import {
   type StatementFilter,
 } from './search-statements.js';
 import { createSiteMetadata, type SiteMetadata } from './site-metadata.js';
+import type { SectionVectors } from './section-vectors.js';
+import { isSnippetPath, mergeSnippets } from './snippet-imports.js';
 import type { DocsFile, PageMetadata, SearchFilter, SearchHit } from './types.js';
 import { isDocsPagePath, normalizeUrlPath, relativeToDocsRoot } from './url-path.js';
 
@@ -18,7 +24,7 @@ import { isDocsPagePath, normalizeUrlPath, relativeToDocsRoot } from './url-path
  * of the mintlify description queries) among those where a title match outweighs a heading match,
  * which outweighs the body (12/1/1/4 scored MRR 0.892 against 0.882, but ties headings with body).
  */
-export const DEFAULT_WEIGHTS: ColumnWeights = { title: 12, headings: 2, body: 1, summary: 2 };
+export const DEFAULT_WEIGHTS: ColumnWeights = { title: 12, headings: 2, body: 1, summary: 2, terms: 1 };
 
 /**
  * Score factor of pages the navigation does not list (when it lists any): Mintlify keeps such
@@ -26,6 +32,24 @@ export const DEFAULT_WEIGHTS: ColumnWeights = { title: 12, headings: 2, body: 1,
  * 0.9 was the best of 1, 0.9, 0.8, 0.7, 0.5 on the tuning half.
  */
 export const OFF_NAVIGATION_FACTOR = 0.9;
+
+// `ignore` is CommonJS with a default export that TypeScript's NodeNext view cannot call directly.
+const ignore = ignoreModule as unknown as () => { add(patterns: string): { ignores(path: string): boolean } };
+
+/** How much of a section's bm25 score stands without its relevance: score x (floor + relevance). */
+export const RELEVANCE_RANK_FLOOR = 1;
+
+/**
+ * How much a page whose title holds the question counts above one whose text does: score x
+ * (1 + weight x the share of the question in the title). Readers name what a page is about.
+ */
+export const TITLE_RANK_WEIGHT = 0.5;
+
+/** The usual constant of reciprocal rank fusion: a rank r counts 1 / (60 + r). */
+export const RRF_K = 60;
+
+/** Score factor of the pages the thread's previous answer cited, for a follow-up question. */
+export const CITED_PAGE_FACTOR = 1.5;
 
 export interface DocsIndexOptions {
   /** Folder of the docs inside the repository (`docs`); files outside it are ignored. Default: the root. */
@@ -38,6 +62,8 @@ export interface DocsIndexOptions {
   isPage?: (relativePath: string) => boolean;
   /** Index frontmatter descriptions; turned off only to evaluate with descriptions as queries. */
   indexDescriptions?: boolean;
+  /** Text of the site's `.mintignore` (gitignore syntax): matching files are not published, so not indexed. */
+  mintignore?: string;
   weights?: Partial<ColumnWeights>;
 }
 
@@ -52,8 +78,18 @@ export interface SearchOptions {
   filter?: SearchFilter | null;
   /** The page the reader is on (URL, path or file path): it and its neighbours rank higher. */
   currentPath?: string;
-  /** At most this many sections of one page (default 3), so that one long page cannot fill the list. */
+  /**
+   * At most this many sections of one page (default 1), so that one long page cannot fill the list
+   * and a reader is shown as many pages as asked for.
+   */
   maxPerPage?: number;
+  /** Pages (URL paths) the conversation already cited: a follow-up is most likely about them. */
+  citedPaths?: readonly string[];
+  /**
+   * The question's embedding, when an embedding model is configured and vectors are attached:
+   * sections near it in meaning are fused with the full-text ranking by reciprocal rank.
+   */
+  queryVector?: readonly number[];
 }
 
 /** A page of the index, as `page()` returns it. */
@@ -84,42 +120,72 @@ export class DocsIndex {
     private readonly pages: Map<number, IndexedPageInfo>,
     private readonly neighbourhoods: PageNeighbourhoods,
     private readonly site: SiteMetadata,
+    private readonly families: Map<number, number>,
     private readonly summary: DocsIndexStats,
   ) {
     this.hasNavigation = [...pages.values()].some((page) => page.groups.length > 0);
+    this.relevance = new RelevanceMeter(statements);
+    this.siteNameTerms = new Set(queryTerms(site.name ?? ''));
   }
 
   private readonly hasNavigation: boolean;
+  private readonly relevance: RelevanceMeter;
+  private vectors: SectionVectors | undefined;
+  /** Words of the product's name: a question made of nothing else asks what the product is. */
+  private readonly siteNameTerms: Set<string>;
 
-  /** Parses and indexes every page among `files`; two files with the same URL path: the first wins. */
+  /**
+   * Parses and indexes every page among `files`; two files with the same URL path: the first wins.
+   * Snippet files among them are merged into the pages that import them; pages that `.mintignore`
+   * excludes or that say `noindex: true` are left out.
+   */
   static build(files: Iterable<DocsFile>, options: DocsIndexOptions = {}): DocsIndex {
     const started = performance.now();
     const site = createSiteMetadata(options.navigation, { defaultLanguage: options.defaultLanguage });
     const neighbourhoods = new PageNeighbourhoods(site);
     const isPage = options.isPage ?? isDocsPagePath;
-    const indexed: IndexedPage[] = [];
-    const pages = new Map<number, IndexedPageInfo>();
+    const ignored = ignore().add(options.mintignore ?? '');
+    const sources: DocsFile[] = [];
+    const snippets = new Map<string, string>();
     for (const file of files) {
       const relative = relativeToDocsRoot(file.path, options.docsRoot);
-      if (relative === null || !isPage(relative)) continue;
-      const page = parsePage({ path: relative, content: file.content });
-      if (neighbourhoods.pageId(page.urlPath) !== undefined) continue;
+      if (relative === null || ignored.ignores(relative)) continue;
+      if (isSnippetPath(relative)) snippets.set(relative, file.content);
+      else if (isPage(relative)) sources.push({ path: relative, content: file.content });
+    }
+    const indexed: IndexedPage[] = [];
+    const pages = new Map<number, IndexedPageInfo>();
+    for (const source of sources) {
+      const page = parsePage({
+        path: source.path,
+        content: mergeSnippets(source.content, source.path, snippets),
+      });
+      if (page.noindex || neighbourhoods.pageId(page.urlPath) !== undefined) continue;
       const id = indexed.length + 1;
       const metadata = site.pageMetadata(page.urlPath);
-      indexed.push({ id, page, metadata });
+      indexed.push({ id, page, metadata, siteWords: metadata.groups });
       pages.set(id, { urlPath: page.urlPath, title: page.title, ...metadata });
       neighbourhoods.add(page.urlPath, id);
     }
+    const families = nearDuplicateFamilies(
+      indexed.map(({ id, page }) => ({
+        id,
+        urlPath: page.urlPath,
+        text: page.sections.map((section) => section.body).join('\n'),
+      })),
+    );
     const database = openIndexDatabase();
-    const sections = insertPages(database, indexed, { indexDescriptions: options.indexDescriptions ?? true });
-    const statements = new SearchStatements(database, { ...DEFAULT_WEIGHTS, ...options.weights });
+    const { sections, tables } = insertPages(database, indexed, {
+      indexDescriptions: options.indexDescriptions ?? true,
+    });
+    const statements = new SearchStatements(database, tables, { ...DEFAULT_WEIGHTS, ...options.weights });
     const languages: Record<string, number> = {};
     for (const page of pages.values()) languages[page.language] = (languages[page.language] ?? 0) + 1;
     const databaseBytes =
       Number(database.pragma('page_count', { simple: true })) *
       Number(database.pragma('page_size', { simple: true }));
     const buildMs = performance.now() - started;
-    return new DocsIndex(database, statements, pages, neighbourhoods, site, {
+    return new DocsIndex(database, statements, pages, neighbourhoods, site, families, {
       pages: pages.size,
       sections,
       languages,
@@ -129,9 +195,9 @@ export class DocsIndex {
   }
 
   /**
-   * The sections that best answer `query`, best first. Never throws on the query text: words are
-   * extracted and quoted (see fts-query.ts). A query with no searchable words returns the first
-   * sections of the `currentPath` page, or nothing.
+   * The sections that best answer `query`, best first, each with its `relevance`. Never throws on
+   * the query text: words are extracted and quoted (see fts-query.ts). A query with no searchable
+   * words returns the first sections of the `currentPath` page, or nothing.
    */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     if (!this.database.open) throw new Error('The docs index is closed.');
@@ -141,26 +207,98 @@ export class DocsIndex {
       ? this.neighbourhoods.resolve(normalizeUrlPath(options.currentPath))
       : undefined;
     const currentId = currentPath === undefined ? undefined : this.neighbourhoods.pageId(currentPath);
-    const match = matchExpression(queryTerms(query));
+    const concepts = queryConcepts(query);
+    const match = matchExpression(concepts);
     if (match === null) {
       return currentId === undefined
         ? []
-        : this.statements.pageSections(currentId, limit).flatMap((row) => this.toHit(row, null));
+        : this.statements.pageSections(currentId, limit).flatMap((row) => this.toHit(row, null, 0));
     }
     const filter = this.statementFilter(options.filter ?? undefined, currentId);
-    const boosts =
-      currentPath === undefined ? new Map<number, number>() : this.neighbourhoods.boosts(currentPath);
-    const maxPerPage = Math.max(1, options.maxPerPage ?? 3);
-    const rows = this.statements.rank(match, filter, limit * 4 + 10);
-    if (boosts.size > 0) {
-      // The neighbourhood may rank below the general candidates; fetch its best sections too.
-      const seen = new Set(rows.map((row) => row.id));
-      const nearby = this.statements.rank(match, { ...filter, pageIds: [...boosts.keys()] }, limit);
-      rows.push(...nearby.filter((row) => !seen.has(row.id)));
-    }
+    const boosts = this.boosts(currentPath, options.citedPaths);
+    const maxPerPage = Math.max(1, options.maxPerPage ?? 1);
+    const rows = this.statements.rank(match, filter, limit * 6 + 20);
+    const seen = new Set(rows.map((row) => row.id));
+    const extra = (candidates: RankedSection[]) =>
+      rows.push(...candidates.filter((row) => !seen.has(row.id)));
+    // Boosted pages may rank below the general candidates; fetch their best sections too.
+    if (boosts.size > 0)
+      extra(this.statements.rank(match, { ...filter, pageIds: [...boosts.keys()] }, limit));
     for (const row of rows) row.score *= (boosts.get(row.pageId) ?? 1) * this.pageFactor(row.pageId);
+    const landing = this.landingPageFor(concepts, filter.language);
+    if (landing !== undefined) this.putFirst(landing, rows, seen);
     rows.sort((left, right) => right.score - left.score);
-    return capPerPage(rows, maxPerPage, limit).flatMap((row) => this.toHit(row, match));
+    const candidates = capPerPage(rows, maxPerPage, limit * 4);
+    // bm25 adds up words; relevance says how much of the question a page holds. A page with all
+    // of the question's words, a little less bm25, answers better than one repeating a few.
+    const relevance = this.relevance.measure(
+      concepts,
+      [...new Set(candidates.map((row) => row.pageId))],
+      filter.language,
+    );
+    const titles = this.relevance.measure(concepts, [...relevance.keys()], filter.language, 'title');
+    for (const row of candidates)
+      row.score *=
+        (RELEVANCE_RANK_FLOOR + (relevance.get(row.pageId) ?? 0)) *
+        (1 + TITLE_RANK_WEIGHT * (titles.get(row.pageId) ?? 0));
+    candidates.sort((left, right) => right.score - left.score);
+    const ranked = options.queryVector
+      ? this.fuseWithVectors(candidates, options.queryVector, filter, limit)
+      : candidates;
+    const lexical = new Set(candidates.map((row) => row.id));
+    const missing = ranked.map((row) => row.pageId).filter((id) => !relevance.has(id));
+    for (const [id, value] of this.relevance.measure(concepts, missing, filter.language))
+      relevance.set(id, value);
+    return foldFamilies(capPerPage(ranked, maxPerPage, ranked.length), this.families, limit).flatMap((row) =>
+      this.toHit(row, lexical.has(row.id) ? match : null, relevance.get(row.pageId) ?? 0),
+    );
+  }
+
+  /** Every section's id and text (page title, headings, body), to embed them. */
+  sectionTexts(): { id: number; text: string }[] {
+    return this.statements.sectionTexts().map(({ id, text }) => ({ id, text }));
+  }
+
+  /** Attaches the sections' embedding vectors (or detaches them with undefined). */
+  attachVectors(vectors: SectionVectors | undefined): void {
+    this.vectors = vectors;
+  }
+
+  /** Whether vectors are attached, so that a query vector is worth computing. */
+  get hasVectors(): boolean {
+    return this.vectors !== undefined;
+  }
+
+  /** The full-text ranking fused with the nearest sections by meaning: reciprocal rank fusion. */
+  private fuseWithVectors(
+    lexical: RankedSection[],
+    queryVector: readonly number[],
+    filter: StatementFilter,
+    limit: number,
+  ): RankedSection[] {
+    if (!this.vectors) return lexical;
+    const nearest = this.vectors.nearest(queryVector, limit * 4, (id) =>
+      this.allows(this.relevance.pageOf(id), filter),
+    );
+    const fused = new Map<number, RankedSection>();
+    const add = (id: number, pageId: number, rank: number) => {
+      const row = fused.get(id) ?? { id, pageId, score: 0 };
+      row.score += 1 / (RRF_K + rank + 1);
+      fused.set(id, row);
+    };
+    lexical.forEach((row, rank) => add(row.id, row.pageId, rank));
+    nearest.forEach((id, rank) => add(id, this.relevance.pageOf(id), rank));
+    return [...fused.values()].sort((left, right) => right.score - left.score);
+  }
+
+  /** Whether a page passes a search filter (the same rules as the SQL of the ranking). */
+  private allows(pageId: number, filter: StatementFilter): boolean {
+    const page = this.pages.get(pageId);
+    if (!page) return false;
+    if (page.language !== filter.language) return false;
+    if (filter.version !== undefined && page.version !== undefined && page.version !== filter.version)
+      return false;
+    return filter.groups === undefined || page.groups.some((group) => filter.groups!.includes(group));
   }
 
   /** The indexed page at a URL path (or reader path), if any. */
@@ -180,6 +318,40 @@ export class DocsIndex {
     if (this.database.open) this.database.close();
   }
 
+  /** Score factors of the current page's neighbourhood and of the pages the conversation cited. */
+  private boosts(
+    currentPath: string | undefined,
+    citedPaths: readonly string[] | undefined,
+  ): Map<number, number> {
+    const boosts =
+      currentPath === undefined ? new Map<number, number>() : this.neighbourhoods.boosts(currentPath);
+    for (const path of citedPaths ?? []) {
+      const id = this.neighbourhoods.pageId(normalizeUrlPath(path));
+      if (id !== undefined) boosts.set(id, Math.max(boosts.get(id) ?? 1, CITED_PAGE_FACTOR));
+    }
+    return boosts;
+  }
+
+  /** "What is <product>?": the site's own front page answers it, whatever else names the product. */
+  private putFirst(pageId: number, rows: RankedSection[], seen: Set<number>): void {
+    const first = this.statements.pageSections(pageId, 1)[0];
+    if (!first) return;
+    if (!seen.has(first.id)) rows.push(first);
+    const top = Math.max(0, ...rows.map((row) => row.score));
+    for (const row of rows) if (row.pageId === pageId) row.score = top * 2 + 1;
+  }
+
+  /** The landing page of `language` when every word of the question is the product's name. */
+  private landingPageFor(
+    concepts: readonly QueryConcept[],
+    language: string | undefined,
+  ): number | undefined {
+    if (this.siteNameTerms.size === 0 || !concepts.every((concept) => this.siteNameTerms.has(concept.term)))
+      return undefined;
+    const path = this.site.landingPage(language ?? this.site.defaultLanguage);
+    return path === undefined ? this.neighbourhoods.pageId('/') : this.neighbourhoods.pageId(path);
+  }
+
   private pageFactor(pageId: number): number {
     return this.hasNavigation && this.pages.get(pageId)!.groups.length === 0 ? OFF_NAVIGATION_FACTOR : 1;
   }
@@ -195,9 +367,9 @@ export class DocsIndex {
   }
 
   /** The hit of a ranked section; empty only if the section vanished, which a built index never does. */
-  private toHit(row: RankedSection, match: string | null): SearchHit[] {
+  private toHit(row: RankedSection, match: string | null, relevance: number): SearchHit[] {
     const page = this.pages.get(row.pageId)!;
-    const text = this.statements.text(row.id, match);
+    const text = this.statements.text(row.id, match, page.language);
     if (!text) return [];
     const hit: SearchHit = {
       urlPath: page.urlPath,
@@ -212,21 +384,8 @@ export class DocsIndex {
       version: page.version,
       groups: [...page.groups],
       score: row.score,
+      relevance,
     };
     return [hit];
   }
-}
-
-/** The first `limit` rows, skipping rows of a page that already has `maxPerPage` of them. */
-function capPerPage(rows: RankedSection[], maxPerPage: number, limit: number): RankedSection[] {
-  const perPage = new Map<number, number>();
-  const kept: RankedSection[] = [];
-  for (const row of rows) {
-    const count = perPage.get(row.pageId) ?? 0;
-    if (count >= maxPerPage) continue;
-    perPage.set(row.pageId, count + 1);
-    kept.push(row);
-    if (kept.length === limit) break;
-  }
-  return kept;
 }

@@ -5,6 +5,10 @@ export interface Frontmatter {
   title?: string;
   description?: string;
   keywords: string[];
+  /** The shorter title the navigation shows, which readers see and repeat. */
+  sidebarTitle?: string;
+  /** `noindex: true`: the page asks to stay out of search. */
+  noindex: boolean;
   body: string;
 }
 
@@ -25,6 +29,8 @@ export function readFrontmatter(content: string): Frontmatter {
       title: asText(data.title),
       description: asText(data.description),
       keywords: asTextList(data.keywords),
+      sidebarTitle: asText(data.sidebarTitle),
+      noindex: data.noindex === true || data.noindex === 'true',
       body: parsed.content,
     };
   } catch {
@@ -34,12 +40,14 @@ export function readFrontmatter(content: string): Frontmatter {
 
 function salvage(content: string): Frontmatter {
   const block = FRONTMATTER_BLOCK.exec(content);
-  if (!block) return { keywords: [], body: content };
+  if (!block) return { keywords: [], noindex: false, body: content };
   const yaml = block[1] ?? '';
   return {
     title: salvageField(yaml, 'title'),
     description: salvageField(yaml, 'description'),
     keywords: [],
+    sidebarTitle: salvageField(yaml, 'sidebarTitle'),
+    noindex: salvageField(yaml, 'noindex') === 'true',
     body: content.slice(block[0].length),
   };
 }

@@ -1,37 +1,113 @@
+import { cjkBigrams, identifierParts, isIdentifier, WORD } from './search-text.js';
 import { STOP_WORDS } from './stop-words.js';
+import { phraseSynonyms, synonymsOfWord } from './synonyms.js';
 
 /**
- * Turns reader text into an FTS5 MATCH expression that can never be a syntax error: the text is cut
- * into words the way the `unicode61` tokenizer cuts it (letters, marks and digits), so quotes,
+ * Turns reader text into FTS5 MATCH expressions that can never be a syntax error: the text is cut
+ * into words the way the tokenizer cuts it (letters, marks, digits and `_`), so quotes,
  * parentheses, `*`, `:` and `^` never reach FTS5, and every word is double-quoted, so `OR`, `NEAR`
  * and `AND` are plain words. The words are OR-ed: bm25 ranks sections matching more, rarer words
  * first, which suits questions better than requiring every word.
  */
 
-const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+const CJK_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u;
+const SCRIPT_PARTS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/** Host names, addresses and e-mail addresses in reader text (`docs.example.com`, `a@b.io`). */
+const ADDRESS = /\b[\w-]+(?:@[\w-]+)?(?:\.[\w-]+)+\.[a-z]{2,}\b|\b[\w-]+\.(?:com|io|dev|org|net|app|co)\b/gi;
 
 /** Query words cap: long context (a pasted code block) must not turn into a thousand-term OR. */
 export const MAX_QUERY_TERMS = 32;
+/** Docs words a question's wording adds at most, so that synonyms never drown the question. */
+const MAX_SYNONYMS = 12;
+
+/**
+ * One thing the reader asked about: a word of the question and the FTS5 alternatives that count
+ * as finding it (the word, an identifier's parts as a phrase, the docs' words for it).
+ */
+export interface QueryConcept {
+  term: string;
+  alternatives: string[];
+  /**
+   * The word came from an address the reader typed (`docs.mycompany.com`, `me@example.com`): it
+   * names their own thing, which the docs cannot contain, so its absence says nothing.
+   */
+  placeholder?: boolean;
+}
 
 /** The distinct, lower-cased, non-stop words of `text`, in order of first appearance. */
 export function queryTerms(text: string, maxTerms = MAX_QUERY_TERMS): string[] {
   const terms: string[] = [];
   const seen = new Set<string>();
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    const word = match[0];
-    if (seen.has(word) || STOP_WORDS.has(word) || isNoise(word)) continue;
+  const add = (word: string) => {
+    if (word === '' || seen.has(word) || STOP_WORDS.has(word) || isNoise(word)) return;
     seen.add(word);
     terms.push(word);
+  };
+  for (const match of text.toLowerCase().matchAll(WORD)) {
+    const word = match[0].replace(/^_+|_+$/g, '');
+    if (word === '') continue;
+    // Chinese and Latin letters run together ("配置DNS记录"): each script's part is a word of its own.
+    for (const part of word.match(SCRIPT_PARTS) ?? []) {
+      if (CJK_RUN.test(part)) cjkBigrams(part).forEach(add);
+      else add(part.replace(/^_+|_+$/g, ''));
+    }
     if (terms.length >= maxTerms) break;
   }
-  return terms;
+  return terms.slice(0, maxTerms);
 }
 
-/** `"term1" OR "term2" ...`, or null when there is nothing to search for. */
-export function matchExpression(terms: readonly string[]): string | null {
-  if (terms.length === 0) return null;
-  // Words hold no `"` (WORD has no punctuation), so quoting needs no escaping.
-  return terms.map((term) => `"${term}"`).join(' OR ');
+/**
+ * The concepts of a question: its words, each with the alternatives that find it, plus one
+ * concept per reader phrase the synonym table knows ("cut off" -> interruption).
+ */
+export function queryConcepts(text: string, maxTerms = MAX_QUERY_TERMS): QueryConcept[] {
+  let synonyms = 0;
+  const withSynonyms = (words: readonly string[], own: string[]) => {
+    const extra = words.filter((word) => !own.includes(quote(word))).slice(0, MAX_SYNONYMS - synonyms);
+    synonyms += extra.length;
+    return [...own, ...extra.map(quote)];
+  };
+  const addressed = new Set(queryTerms((text.match(ADDRESS) ?? []).join(' '), maxTerms));
+  const concepts = queryTerms(text, maxTerms).map((term): QueryConcept => {
+    const own = [quote(term)];
+    if (isIdentifier(term)) own.push(quote(identifierParts(term).join(' ')));
+    const concept = { term, alternatives: withSynonyms(synonymsOfWord(term), own) };
+    return addressed.has(term) ? { ...concept, placeholder: true } : concept;
+  });
+  for (const { phrase, docs } of phraseSynonyms(text)) {
+    if (concepts.some((concept) => concept.term === phrase)) continue;
+    concepts.push({ term: phrase, alternatives: withSynonyms(docs, [quote(phrase)]) });
+  }
+  return concepts;
+}
+
+/** `"term1" OR "term2" ...` over every alternative of every concept, or null when there is none. */
+export function matchExpression(concepts: readonly (QueryConcept | string)[]): string | null {
+  const alternatives = new Set<string>();
+  for (const concept of concepts) {
+    if (typeof concept === 'string') alternatives.add(quote(concept));
+    else for (const alternative of concept.alternatives) alternatives.add(alternative);
+  }
+  return alternatives.size === 0 ? null : [...alternatives].join(' OR ');
+}
+
+/** The MATCH expression that finds one concept. */
+export function conceptExpression(concept: QueryConcept): string {
+  return concept.alternatives.join(' OR ');
+}
+
+/** The words of each alternative of a concept (a phrase is several words that must all appear). */
+export function conceptWords(concept: QueryConcept): string[][] {
+  return concept.alternatives.map((alternative) =>
+    alternative.replace(/"/g, '').split(/\s+/).filter(Boolean),
+  );
+}
+
+/** A word or phrase as an FTS5 string: words hold no `"`, so quoting needs no escaping. */
+function quote(words: string): string {
+  return `"${words.replace(/"/g, '')}"`;
 }
 
 /** A single Latin letter carries no meaning on its own ("a", the "s" of "what's"). */

@@ -1,11 +1,15 @@
 import { SQLite, type SqliteDatabase } from '../sqlite.js';
+import { identifierPartsText, searchableText, TOKENIZER } from './search-text.js';
 import type { DocsPage, PageMetadata } from './types.js';
 
 /**
  * The in-memory SQLite database behind one DocsIndex. Sections live in a plain table that is also
  * the external content of the FTS5 table, so `snippet()` works without storing the text twice.
  * Columns searched, in `bm25()` weight order: the page title, the section's heading chain, the
- * body, and a page summary (frontmatter description and keywords) repeated on every section.
+ * body, a page summary repeated on every section (the site's own words for the page: frontmatter
+ * description, keywords and sidebar title, and the navigation groups it is listed under), and the
+ * parts of the section's underscore identifiers. Searched columns hold text as `searchableText`
+ * spells it; `display` keeps the body as written when that differs (CJK pages).
  */
 const SCHEMA = `
   CREATE TABLE pages (
@@ -30,15 +34,31 @@ const SCHEMA = `
     title TEXT NOT NULL,
     headings TEXT NOT NULL,
     body TEXT NOT NULL,
-    summary TEXT NOT NULL
+    summary TEXT NOT NULL,
+    terms TEXT NOT NULL,
+    display TEXT
   );
   CREATE INDEX sections_by_page ON sections (page_id, position);
-  CREATE VIRTUAL TABLE sections_fts USING fts5(
-    title, headings, body, summary,
-    content = 'sections', content_rowid = 'id',
-    tokenize = 'porter unicode61'
-  );
 `;
+
+/**
+ * One full-text table per language: a question is asked in one language, and searching only that
+ * language's sections keeps the work (and bm25's word statistics) to the pages it can return.
+ * The tables share `sections` as their external content, so text is stored once.
+ */
+function createFtsTable(database: SqliteDatabase, name: string): void {
+  database.exec(`CREATE VIRTUAL TABLE ${name} USING fts5(
+    title, headings, body, summary, terms,
+    content = 'sections', content_rowid = 'id',
+    tokenize = "${TOKENIZER}"
+  )`);
+}
+
+/** The full-text tables of an index: language -> table name, and the sections each holds. */
+export interface FtsTables {
+  byLanguage: Map<string, string>;
+  sections: Map<string, number>;
+}
 
 /** A page ready to insert: parsed text plus where it sits on the site. */
 export interface IndexedPage {
@@ -46,6 +66,8 @@ export interface IndexedPage {
   id: number;
   page: DocsPage;
   metadata: PageMetadata;
+  /** The site's words for the page beyond its text (navigation groups); searched as its summary. */
+  siteWords?: string[];
 }
 
 export interface InsertOptions {
@@ -68,40 +90,67 @@ export function insertPages(
   database: SqliteDatabase,
   pages: Iterable<IndexedPage>,
   options: InsertOptions,
-): number {
+): { sections: number; tables: FtsTables } {
   const insertPage = database.prepare(
     'INSERT INTO pages (id, url_path, title, language, version) VALUES (?, ?, ?, ?, ?)',
   );
   const insertGroup = database.prepare('INSERT OR IGNORE INTO page_groups (page_id, name) VALUES (?, ?)');
   const insertSection = database.prepare(
-    `INSERT INTO sections (page_id, position, anchor, heading, heading_chain, title, headings, body, summary)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO sections (page_id, position, anchor, heading, heading_chain, title, headings, body, summary,
+       terms, display)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   let sections = 0;
+  const tables: FtsTables = { byLanguage: new Map(), sections: new Map() };
+  const languages = new Map<number, string>();
   database.transaction(() => {
-    for (const { id: pageId, page, metadata } of pages) {
+    for (const { id: pageId, page, metadata, siteWords = [] } of pages) {
       insertPage.run(pageId, page.urlPath, page.title, metadata.language, metadata.version ?? null);
+      languages.set(pageId, metadata.language);
       for (const group of metadata.groups) insertGroup.run(pageId, group);
-      const summary = [options.indexDescriptions ? page.description : undefined, ...page.keywords]
-        .filter((text): text is string => text !== undefined)
-        .join('\n');
+      const summary = searchableText(
+        [
+          options.indexDescriptions ? page.description : undefined,
+          page.sidebarTitle,
+          ...page.keywords,
+          ...siteWords,
+        ]
+          .filter((text): text is string => text !== undefined)
+          .join('\n'),
+      );
+      const title = searchableText(page.title);
       page.sections.forEach((section, position) => {
+        const body = searchableText(section.body);
         insertSection.run(
           pageId,
           position,
           section.anchor,
           section.heading,
           JSON.stringify(section.headings),
-          page.title,
-          section.headings.join('\n'),
-          section.body,
+          title,
+          searchableText(section.headings.join('\n')),
+          body,
           summary,
+          identifierPartsText(`${page.title}\n${section.headings.join('\n')}\n${section.body}`),
+          body === section.body ? null : section.body,
         );
         sections += 1;
       });
     }
-    // External-content FTS: index every row of `sections` in one pass.
-    database.exec("INSERT INTO sections_fts (sections_fts) VALUES ('rebuild')");
+    // External-content FTS: each language's table indexes its rows of `sections` in one statement.
+    for (const language of new Set(languages.values())) {
+      const name = `sections_fts_${tables.byLanguage.size}`;
+      createFtsTable(database, name);
+      const inserted = database
+        .prepare(
+          `INSERT INTO ${name} (rowid, title, headings, body, summary, terms)
+           SELECT s.id, s.title, s.headings, s.body, s.summary, s.terms FROM sections s
+           JOIN pages p ON p.id = s.page_id WHERE p.language = ?`,
+        )
+        .run(language);
+      tables.byLanguage.set(language, name);
+      tables.sections.set(language, inserted.changes);
+    }
   })();
-  return sections;
+  return { sections, tables };
 }

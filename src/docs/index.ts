@@ -12,13 +12,15 @@ export {
 } from './docs-index.js';
 export type { ColumnWeights } from './search-statements.js';
 export { parsePage } from './parse-page.js';
+export { SectionVectors } from './section-vectors.js';
+export { isSnippetPath } from './snippet-imports.js';
 export {
   buildRetrievalQuery,
   isFollowUp,
   type RetrievalMessage,
   type RetrievalQueryInput,
 } from './retrieval-query.js';
-export { matchExpression, queryTerms } from './fts-query.js';
+export { conceptWords, matchExpression, queryConcepts, queryTerms, type QueryConcept } from './fts-query.js';
 export { isDocsPagePath, normalizeUrlPath, relativeToDocsRoot, urlPathFromFile } from './url-path.js';
 export { readDocsFolder, type DocsFolder } from './read-docs-folder.js';
 export { resolveConfigReferences, type JsonReader } from './config-references.js';

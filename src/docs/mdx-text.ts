@@ -155,9 +155,13 @@ function findClosingRun(source: string, from: number, length: number): number {
 
 /** Heading text as a reader sees it: no tags, no link syntax, no code or emphasis markers. */
 export function headingText(heading: string): string {
-  return proseToText(heading)
-    .replace(/`+/g, '')
-    .replace(/(\*\*|__|\*|_)(\S(?:.*?\S)?)\1/g, '$2')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    proseToText(heading)
+      .replace(/`+/g, '')
+      .replace(/(\*\*|\*)(\S(?:.*?\S)?)\1/g, '$2')
+      // Underscores inside a word are part of it (`PCC_INVALID_IMAGE`), not emphasis.
+      .replace(/(^|[^\p{L}\p{N}_])(__?)(\S(?:.*?\S)?)\2(?![\p{L}\p{N}_])/gu, '$1$3')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }

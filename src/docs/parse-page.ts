@@ -22,6 +22,8 @@ export function parsePage(file: DocsFile): DocsPage {
     title: frontmatter.title ?? firstHeading ?? titleFromPath(path),
     description: frontmatter.description,
     keywords: frontmatter.keywords,
+    sidebarTitle: frontmatter.sidebarTitle,
+    noindex: frontmatter.noindex,
     sections,
   };
 }

@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { resolveConfigReferences } from './config-references.js';
 import { NAVIGATION_FILES } from './navigation.js';
 import type { DocsFile } from './types.js';
+import { isSnippetPath } from './snippet-imports.js';
 import { isDocsPagePath } from './url-path.js';
 
 /** The pages and navigation config of a docs folder on disk. */
@@ -10,10 +11,12 @@ export interface DocsFolder {
   files: DocsFile[];
   /** Parsed `docs.json` (or `mint.json`), or undefined when there is none or it is not valid JSON. */
   navigation: unknown;
+  /** Text of `.mintignore`, when the folder has one. */
+  mintignore?: string;
 }
 
 /**
- * Reads a docs folder from disk: every page file (see `isDocsPagePath`) with a POSIX path relative
+ * Reads a docs folder from disk: every page and snippet file with a POSIX path relative
  * to `folder`, and the navigation config with its `$ref`s inlined. For benchmarks, tests and local folders; repositories
  * are read through the Forge instead.
  */
@@ -21,9 +24,12 @@ export function readDocsFolder(folder: string): DocsFolder {
   const files: DocsFile[] = [];
   for (const path of listFiles(folder)) {
     const relativePath = relative(folder, path).split(sep).join('/');
-    if (isDocsPagePath(relativePath)) files.push({ path: relativePath, content: readFileSync(path, 'utf8') });
+    if (isDocsPagePath(relativePath) || isSnippetPath(relativePath))
+      files.push({ path: relativePath, content: readFileSync(path, 'utf8') });
   }
-  return { files, navigation: readNavigation(folder) };
+  const ignoreFile = join(folder, '.mintignore');
+  const mintignore = existsSync(ignoreFile) ? readFileSync(ignoreFile, 'utf8') : undefined;
+  return { files, navigation: readNavigation(folder), mintignore };
 }
 
 function readNavigation(folder: string): unknown {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { FtsTables } from './index-database.js';
 
 /** `bm25()` weight of each searched column; a match in a heavier column counts more. */
 export interface ColumnWeights {
@@ -6,11 +7,14 @@ export interface ColumnWeights {
   headings: number;
   body: number;
   summary: number;
+  /** Parts of underscore identifiers. */
+  terms: number;
 }
 
 /** Restrictions on the pages a query may return (already resolved by the caller). */
 export interface StatementFilter {
-  language?: string;
+  /** Which language's full-text table is searched. */
+  language: string;
   /** Pages of this version, plus pages that belong to no version (shared by all of them). */
   version?: string;
   groups?: readonly string[];
@@ -38,7 +42,7 @@ export interface SectionText {
 
 const SNIPPET_TOKENS = 32;
 const TEXT_COLUMNS =
-  's.anchor AS anchor, s.heading AS heading, s.heading_chain AS headingChain, s.body AS body';
+  's.anchor AS anchor, s.heading AS heading, s.heading_chain AS headingChain, coalesce(s.display, s.body) AS body';
 
 /**
  * Prepared search statements of one index database. There is one statement per filter shape (which
@@ -51,26 +55,26 @@ const TEXT_COLUMNS =
  */
 export class SearchStatements {
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly bm25: string;
+  private readonly weights: string;
 
   constructor(
     private readonly database: Database.Database,
+    private readonly tables: FtsTables,
     weights: ColumnWeights,
   ) {
-    const numbers = [weights.title, weights.headings, weights.body, weights.summary].map((weight) =>
-      Number.isFinite(weight) ? String(weight) : '1',
+    const numbers = [weights.title, weights.headings, weights.body, weights.summary, weights.terms].map(
+      (weight) => (Number.isFinite(weight) ? String(weight) : '1'),
     );
-    this.bm25 = `bm25(sections_fts, ${numbers.join(', ')})`;
+    this.weights = numbers.join(', ');
   }
 
   /** Sections matching `match` (an FTS5 expression) within `filter`, best first. */
   rank(match: string, filter: StatementFilter, limit: number): RankedSection[] {
-    const clauses = ['sections_fts MATCH @match'];
+    const table = this.tables.byLanguage.get(filter.language);
+    if (table === undefined) return [];
+    const bm25 = `bm25(${table}, ${this.weights})`;
+    const clauses = [`${table} MATCH @match`];
     const parameters: Record<string, unknown> = { match, limit };
-    if (filter.language !== undefined) {
-      clauses.push('p.language = @language');
-      parameters.language = filter.language;
-    }
     if (filter.version !== undefined) {
       clauses.push('(p.version = @version OR p.version IS NULL)');
       parameters.version = filter.version;
@@ -84,26 +88,59 @@ export class SearchStatements {
       clauses.push('s.page_id IN (SELECT value FROM json_each(@pageIds))');
       parameters.pageIds = JSON.stringify(filter.pageIds);
     }
-    const sql = `SELECT s.id AS id, s.page_id AS pageId, -${this.bm25} AS score
-      FROM sections_fts
-      JOIN sections s ON s.id = sections_fts.rowid
+    const sql = `SELECT s.id AS id, s.page_id AS pageId, -${bm25} AS score
+      FROM ${table}
+      JOIN sections s ON s.id = ${table}.rowid
       JOIN pages p ON p.id = s.page_id
       WHERE ${clauses.join(' AND ')}
-      ORDER BY ${this.bm25}
+      ORDER BY ${bm25}
       LIMIT @limit`;
     return this.statement(sql).all(parameters) as RankedSection[];
   }
 
   /** The text of a section, with a snippet around the terms of `match` (or its opening without one). */
-  text(id: number, match: string | null): SectionText | undefined {
-    if (match === null) {
+  text(id: number, match: string | null, language: string): SectionText | undefined {
+    const table = this.tables.byLanguage.get(language);
+    if (match === null || table === undefined) {
       const sql = `SELECT ${TEXT_COLUMNS}, substr(s.body, 1, 200) AS snippet FROM sections s WHERE s.id = @id`;
       return this.statement(sql).get({ id }) as SectionText | undefined;
     }
-    const sql = `SELECT ${TEXT_COLUMNS}, snippet(sections_fts, 2, '', '', '…', ${SNIPPET_TOKENS}) AS snippet
-      FROM sections_fts JOIN sections s ON s.id = sections_fts.rowid
-      WHERE sections_fts MATCH @match AND sections_fts.rowid = @id`;
+    const sql = `SELECT ${TEXT_COLUMNS}, snippet(${table}, 2, '', '', '…', ${SNIPPET_TOKENS}) AS snippet
+      FROM ${table} JOIN sections s ON s.id = ${table}.rowid
+      WHERE ${table} MATCH @match AND ${table}.rowid = @id`;
     return this.statement(sql).get({ id, match }) as SectionText | undefined;
+  }
+
+  /** Ids of every section of `language` matching `match` (one concept of a question). */
+  matchingSections(match: string, language: string): number[] {
+    const table = this.tables.byLanguage.get(language);
+    if (table === undefined) return [];
+    const sql = `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH @match`;
+    return (this.statement(sql).all({ match }) as { id: number }[]).map((row) => row.id);
+  }
+
+  /** The page of every section, indexed by section id. */
+  sectionPages(): Int32Array {
+    const rows = this.statement('SELECT id, page_id AS pageId FROM sections').all() as {
+      id: number;
+      pageId: number;
+    }[];
+    const pages = new Int32Array(rows.reduce((max, row) => Math.max(max, row.id), 0) + 1);
+    for (const row of rows) pages[row.id] = row.pageId;
+    return pages;
+  }
+
+  /** Every section's id, page and text as a reader sees it (title, headings, body), for embedding. */
+  sectionTexts(): { id: number; pageId: number; text: string }[] {
+    const sql = `SELECT s.id AS id, s.page_id AS pageId,
+      p.title || char(10) || replace(s.headings, char(10), ' > ') || char(10) || coalesce(s.display, s.body) AS text
+      FROM sections s JOIN pages p ON p.id = s.page_id ORDER BY s.id`;
+    return this.statement(sql).all() as { id: number; pageId: number; text: string }[];
+  }
+
+  /** Number of sections of `language`. */
+  total(language: string): number {
+    return this.tables.sections.get(language) ?? 0;
   }
 
   /** The first sections of a page in reading order (for a query with no searchable words). */

@@ -20,6 +20,10 @@ export interface SiteMetadata {
   pageMetadata(urlPath: string): PageMetadata;
   /** Pages listed right before and after `urlPath` in the navigation. */
   navigationNeighbours(urlPath: string): string[];
+  /** The site's `name` in its config (the product readers ask about), if any. */
+  readonly name?: string;
+  /** The first page the navigation lists in `language`: where a reader new to the product starts. */
+  landingPage(language: string): string | undefined;
 }
 
 export interface SiteMetadataOptions {
@@ -75,7 +79,12 @@ export function createSiteMetadata(navigation: unknown, options: SiteMetadataOpt
     return [...neighbours];
   };
 
-  return { defaultLanguage, pageMetadata, navigationNeighbours };
+  const landingPage = (language: string) =>
+    entries.find((entry) => (entry.language || defaultLanguage) === language && !entry.version)?.urlPath ??
+    entries.find((entry) => (entry.language || defaultLanguage) === language)?.urlPath;
+
+  const name = isObject(navigation) && typeof navigation.name === 'string' ? navigation.name : undefined;
+  return { defaultLanguage, pageMetadata, navigationNeighbours, name, landingPage };
 }
 
 /** The `language` of the `navigation.languages` entry marked `default: true`, if any. */

@@ -34,6 +34,10 @@ export interface DocsPage {
   description?: string;
   /** Frontmatter `keywords`, which docs sites write precisely for search. */
   keywords: string[];
+  /** Frontmatter `sidebarTitle`: the page's name in the navigation, when it differs from the title. */
+  sidebarTitle?: string;
+  /** Frontmatter `noindex: true`: kept out of the index. */
+  noindex: boolean;
   sections: DocsSection[];
 }
 
@@ -71,4 +75,10 @@ export interface SearchHit {
   groups: string[];
   /** Relevance, higher is better (negated `bm25()` times any `currentPath` boost). */
   score: number;
+  /**
+   * Share (0-1) of the question this section's page holds: the question's words it contains, each
+   * weighted by how rare it is in the docs (a word no page has weighs most). Comparable across
+   * questions, unlike `score`, so answerers can decline when it is low.
+   */
+  relevance: number;
 }

@@ -1,121 +1,195 @@
 import { queryTerms, type SearchHit } from '../../docs/index.js';
-import { stem, textUnits, type TextUnit } from './sentences.js';
-import { sourcesOf, wordDeltas, type Answer, type Answerer, type AnswerInput } from './types.js';
+import { QuestionMeaning } from './question-meaning.js';
+import { textUnits, type TextUnit } from './sentences.js';
+import {
+  sourceNumber,
+  sourcesOf,
+  wordDeltas,
+  type Answer,
+  type Answerer,
+  type AnswerInput,
+  type AnswerSource,
+} from './types.js';
 
-/** Share of the question's words the best passage must contain to count as an answer at all. */
-const MIN_COVERAGE = 0.34;
+/**
+ * Relevance (the share of the question a passage holds, see `SearchHit.relevance`) below which
+ * the best passage does not answer the question and the answer declines. Calibrated on
+ * off-topic questions that share common words with docs sites ("how long should I proof
+ * sourdough": two words found, the rare ones not) against reader questions on two sites.
+ */
+export const ANSWER_RELEVANCE_THRESHOLD = 0.55;
+/** A further passage is cited when it holds at least this share of the question. */
+export const CITE_RELEVANCE_THRESHOLD = 0.3;
 /** Characters of prose in one answer (code blocks come on top). */
 const PROSE_BUDGET = 1100;
-const MAX_PASSAGES = 3;
-const PROCEDURAL = /\b(how|install|configure|set ?up|setup|command|example|run|create|add|enable|use)\b/i;
+/** Passages quoted; further cited pages are listed by title. */
+const QUOTED_PASSAGES = 3;
+/** Lines of a code block quoted when a section is mostly code. */
+const MAX_CODE_LINES = 24;
+const PROCEDURAL =
+  /\b(how|install|configure|set ?up|setup|command|example|run|create|add|enable|use|code)\b/i;
+/** A reader asking to see something again. */
+const REPEAT = /\b(again|repeat|remind me|once more)\b/i;
 
 interface ScoredUnit extends TextUnit {
   index: number;
-  stems: Set<string>;
   score: number;
-  matched: number;
 }
 
 interface Excerpt {
   passage: SearchHit;
+  /** Quoted units; empty for a page that is only listed. */
   units: ScoredUnit[];
 }
 
 /**
- * The offline answer (DESIGN, "Answers"): the most relevant sentences, list items and, for "how"
- * questions, a short code block of the top passages, in their own order, each group cited. When the
- * passages do not contain the question's words, it says the docs do not cover it instead of guessing.
+ * The offline answer (DESIGN, "Answers"): for each retrieved page that holds enough of the
+ * question, in rank order, its sentences, list items, tables or code closest in meaning to the
+ * question, cited; pages past the first few are listed. When even the best passage holds too
+ * little of the question, it says the docs do not cover it instead of guessing. In a thread,
+ * passages the earlier answers already showed are not shown again unless the reader asks.
  */
 export class ExtractiveAnswerer implements Answerer {
   readonly name = 'extractive';
 
   answer(input: AnswerInput): Answer {
     const question = input.conversation.at(-1)?.text ?? input.query;
-    const stems = new Set(queryTerms(input.query).map(stem));
-    const excerpts = selectExcerpts(input.passages, stems, PROCEDURAL.test(question));
-    if (excerpts.length === 0) {
-      return { sources: [], text: toAsync(wordDeltas(notCovered(input.passages[0]))) };
+    const passages = distinctPages(input.passages);
+    const best = Math.max(0, ...passages.map((passage) => passage.relevance));
+    // A follow-up in a thread that already has an answer leans on it for its subject ("how long
+    // does it take?"): the bar is the one for citing, not the one for a fresh question.
+    const answered = input.conversation
+      .slice(0, -1)
+      .some((turn) => turn.role === 'assistant' && !turn.text.startsWith(NOT_COVERED));
+    const threshold = answered ? CITE_RELEVANCE_THRESHOLD : ANSWER_RELEVANCE_THRESHOLD;
+    if (best < threshold || queryTerms(input.query).length === 0) {
+      return { sources: [], text: toAsync(wordDeltas(notCovered(passages[0]))) };
     }
+    const earlier = input.conversation.slice(0, -1);
+    const meaning = new QuestionMeaning(
+      question,
+      earlier.filter((turn) => turn.role === 'user').map((turn) => turn.text),
+    );
+    const shown = REPEAT.test(question)
+      ? ''
+      : normalize(
+          earlier
+            .filter((turn) => turn.role === 'assistant')
+            .map((turn) => turn.text)
+            .join('\n'),
+        );
+    const cited = passages.filter(
+      (passage, rank) => rank === 0 || passage.relevance >= CITE_RELEVANCE_THRESHOLD,
+    );
+    const excerpts = selectExcerpts(cited, meaning, PROCEDURAL.test(question), shown);
     const sources = sourcesOf(excerpts.map((excerpt) => excerpt.passage));
     return { sources, text: toAsync(wordDeltas(compose(excerpts, sources))) };
   }
 }
 
-function selectExcerpts(passages: SearchHit[], stems: Set<string>, procedural: boolean): Excerpt[] {
-  if (stems.size === 0) return [];
-  const excerpts: Excerpt[] = [];
-  let budget = PROSE_BUDGET;
-  for (const [rank, passage] of passages.slice(0, MAX_PASSAGES + 2).entries()) {
-    if (excerpts.length >= MAX_PASSAGES || budget <= 0) break;
-    const headingStems = new Set(queryTerms(`${passage.pageTitle} ${passage.headings.join(' ')}`).map(stem));
-    const units = textUnits(passage.body).map((unit, index) => score(unit, index, stems, headingStems));
-    const covered = new Set(
-      [...stems].filter((word) => headingStems.has(word) || units.some((unit) => unit.stems.has(word))),
-    );
-    if (!answers(covered.size, stems.size, rank)) continue;
-    const chosen = chooseUnits(units, rank === 0 ? 3 : 2, procedural, budget);
-    if (chosen.length === 0) continue;
-    budget -= chosen.filter((unit) => unit.kind !== 'code').reduce((sum, unit) => sum + unit.text.length, 0);
-    excerpts.push({ passage, units: chosen });
-  }
-  return excerpts;
-}
-
 /**
- * Whether a passage holds enough of the question: a share of its words and, for questions of two
- * words or more, at least two of them ("capital of France" must not be answered by a section that
- * mentions capital letters).
+ * One passage per page, in rank order: a page takes one citation (its best section's link), and
+ * the text of its other retrieved sections joins the best one's, so a sentence further down the
+ * page can still answer.
  */
-function answers(covered: number, total: number, rank: number): boolean {
-  const needed = Math.max(
-    Math.ceil(Math.min(total, 6) * (rank === 0 ? MIN_COVERAGE : 0.5)),
-    Math.min(total, 2),
-  );
-  return covered >= needed;
+function distinctPages(passages: SearchHit[]): SearchHit[] {
+  const pages = new Map<string, SearchHit>();
+  for (const passage of passages) {
+    const page = pages.get(passage.urlPath);
+    if (page) page.body = `${page.body}\n\n${passage.body}`;
+    else pages.set(passage.urlPath, { ...passage });
+  }
+  return [...pages.values()];
 }
 
-function score(unit: TextUnit, index: number, stems: Set<string>, headingStems: Set<string>): ScoredUnit {
-  const words = new Set(queryTerms(unit.text, 200).map(stem));
-  const matched = [...stems].filter((word) => words.has(word)).length;
-  // Early sentences of a section whose heading matches usually define what the section is about.
-  const headingBonus = [...stems].some((word) => headingStems.has(word)) && index < 2 ? 0.5 : 0;
-  return {
-    ...unit,
-    index,
-    stems: words,
-    matched,
-    score: matched + headingBonus - (unit.kind === 'code' ? 0.5 : 0),
-  };
+function selectExcerpts(
+  passages: SearchHit[],
+  meaning: QuestionMeaning,
+  procedural: boolean,
+  shown: string,
+): Excerpt[] {
+  let budget = PROSE_BUDGET;
+  return passages.map((passage, rank) => {
+    if (rank >= QUOTED_PASSAGES || budget <= 0) return { passage, units: [] };
+    const context = meaning.contextOf(`${passage.pageTitle} ${passage.headings.join(' ')}`);
+    const units = textUnits(passage.body)
+      .map((unit, index) => ({
+        ...unit,
+        index,
+        score: meaning.score(unit.text, context) - (unit.kind === 'code' ? 0.25 : 0),
+      }))
+      .filter((unit) => shown === '' || !shown.includes(normalize(unit.text)));
+    const chosen = chooseUnits(units, rank === 0 ? 3 : 2, procedural, budget);
+    budget -= chosen.filter((unit) => unit.kind !== 'code').reduce((sum, unit) => sum + unit.text.length, 0);
+    return { passage, units: chosen };
+  });
 }
 
 function chooseUnits(units: ScoredUnit[], count: number, procedural: boolean, budget: number): ScoredUnit[] {
-  const prose = units.filter((unit) => unit.kind !== 'code' && unit.score > 0 && unit.text.length <= budget);
-  const best = [...prose].sort((a, b) => b.score - a.score || a.index - b.index).slice(0, count);
+  const prose = units.filter((unit) => unit.kind !== 'code' && unit.text.length <= budget);
+  const best = prose
+    .filter((unit) => unit.score > 0)
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, count);
   const chosen = new Map(best.map((unit) => [unit.index, unit]));
   // A list item rarely stands alone: bring its siblings (the rest of the list, up to 6).
   for (const unit of best.filter((item) => item.kind === 'item')) {
     for (const sibling of units
       .filter((other) => other.kind === 'item' && other.block === unit.block)
-      .slice(0, 6)) {
+      .slice(0, 6))
       chosen.set(sibling.index, sibling);
-    }
   }
-  if (procedural && best.length > 0) {
-    const code = units.find((unit) => unit.kind === 'code' && unit.text.split('\n').length <= 16);
-    if (code) chosen.set(code.index, code);
+  // A section that is mostly code answers with its code: a migration's before/after, an SDK call.
+  const code = units
+    .filter((unit) => unit.kind === 'code')
+    .sort((a, b) => b.score - a.score || a.index - b.index)[0];
+  const mostlyCode = code !== undefined && (best.length === 0 || codeShare(units) > 0.5);
+  if (code && (mostlyCode || (procedural && best.length > 0)))
+    chosen.set(code.index, { ...code, text: clip(code.text) });
+  if (chosen.size === 0) {
+    // Retrieved for words the reader used, but no unit repeats them: its opening says what it is.
+    const opening = prose[0];
+    if (opening) chosen.set(opening.index, opening);
   }
   return [...chosen.values()].sort((a, b) => a.index - b.index);
 }
 
-function compose(excerpts: Excerpt[], sources: { url: string }[]): string {
-  const parts = excerpts.map((excerpt, position) => {
-    const number = sources.findIndex((source) => source.url === excerpt.passage.url) + 1;
+/** Share of a section's characters that are code. */
+function codeShare(units: ScoredUnit[]): number {
+  const total = units.reduce((sum, unit) => sum + unit.text.length, 0);
+  const code = units.filter((unit) => unit.kind === 'code').reduce((sum, unit) => sum + unit.text.length, 0);
+  return total === 0 ? 0 : code / total;
+}
+
+/** A code block cut to its first lines, fence kept closed. */
+function clip(code: string): string {
+  const lines = code.split('\n');
+  if (lines.length <= MAX_CODE_LINES) return code;
+  const fence = /^(\s*)(`{3,}|~{3,})/.exec(lines[0] ?? '')?.[2] ?? '```';
+  return [...lines.slice(0, MAX_CODE_LINES - 1), fence].join('\n');
+}
+
+function compose(excerpts: Excerpt[], sources: AnswerSource[]): string {
+  const number = (excerpt: Excerpt) => sourceNumber(sources, excerpt.passage);
+  const quoted = excerpts.filter((excerpt) => excerpt.units.length > 0);
+  const listed = excerpts.filter((excerpt) => excerpt.units.length === 0);
+  const parts = quoted.map((excerpt, position) => {
     const opensWithProse = excerpt.units[0]?.kind === 'sentence';
     const label = `**${excerpt.passage.heading || excerpt.passage.pageTitle}:**`;
     const lead = position === 0 && opensWithProse ? '' : opensWithProse ? `${label} ` : `${label}\n`;
-    return `${lead}${render(excerpt.units)} [${number}]`;
+    return `${lead}${render(excerpt.units)} [${number(excerpt)}]`;
   });
+  if (listed.length > 0) {
+    const lines = listed.map((excerpt) => `- ${titleOf(excerpt.passage)} [${number(excerpt)}]`);
+    parts.push(`See also:\n${lines.join('\n')}`);
+  }
   return parts.join('\n\n');
+}
+
+function titleOf(passage: SearchHit): string {
+  return passage.heading && passage.heading !== passage.pageTitle
+    ? `${passage.pageTitle} — ${passage.heading}`
+    : passage.pageTitle;
 }
 
 function render(units: ScoredUnit[]): string {
@@ -136,8 +210,15 @@ function render(units: ScoredUnit[]): string {
   return lines.join('\n').trim();
 }
 
+/** Text compared for "already shown": words only, so Markdown around a quote does not hide it. */
+function normalize(text: string): string {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+}
+
+const NOT_COVERED = "I couldn't find an answer to that in the docs, so I won't guess.";
+
 function notCovered(closest: SearchHit | undefined): string {
-  const text = "I couldn't find an answer to that in the docs, so I won't guess.";
+  const text = NOT_COVERED;
   return closest ? `${text} The closest page is [${closest.pageTitle}](${closest.url}).` : text;
 }
 

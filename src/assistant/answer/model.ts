@@ -1,6 +1,13 @@
 import { streamText, type LanguageModel, type ModelMessage } from 'ai';
 import type { SearchHit } from '../../docs/index.js';
-import { sourcesOf, type Answer, type Answerer, type AnswerInput, type AnswerSource } from './types.js';
+import {
+  sourceNumber,
+  sourcesOf,
+  type Answer,
+  type Answerer,
+  type AnswerInput,
+  type AnswerSource,
+} from './types.js';
 
 const SYSTEM = `You are the documentation assistant of a product. Answer the reader's question using only the numbered documentation passages below.
 - Cite the passages you use with their numbers in square brackets, like [1] or [2][3], right after the statement they support.
@@ -66,7 +73,7 @@ async function* textOf(
 function formatPassages(passages: SearchHit[], sources: AnswerSource[]): string {
   if (passages.length === 0) return 'Documentation passages: none were found for this question.';
   const blocks = passages.map((passage) => {
-    const number = sources.findIndex((source) => source.url === passage.url) + 1;
+    const number = sourceNumber(sources, passage);
     const title = passage.heading ? `${passage.pageTitle} — ${passage.heading}` : passage.pageTitle;
     return `[${number}] ${title} (${passage.url})\n${passage.body.slice(0, 4000)}`;
   });

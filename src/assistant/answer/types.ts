@@ -31,13 +31,16 @@ export interface Answerer {
   answer(input: AnswerInput): Answer;
 }
 
-/** The sources of a list of passages: one per page section, numbered in order. */
+/**
+ * The sources of a list of passages: one per page, numbered in order, linking the page's first
+ * (best) passage. A page's second section is the same citation, so a reader sees distinct pages.
+ */
 export function sourcesOf(passages: SearchHit[]): AnswerSource[] {
   const seen = new Set<string>();
   const sources: AnswerSource[] = [];
   for (const passage of passages) {
-    if (seen.has(passage.url)) continue;
-    seen.add(passage.url);
+    if (seen.has(passage.urlPath)) continue;
+    seen.add(passage.urlPath);
     const title =
       passage.heading && passage.heading !== passage.pageTitle
         ? `${passage.pageTitle} — ${passage.heading}`
@@ -45,6 +48,11 @@ export function sourcesOf(passages: SearchHit[]): AnswerSource[] {
     sources.push({ sourceId: `source-${sources.length + 1}`, url: passage.url, title });
   }
   return sources;
+}
+
+/** The number (1-based) of the source that cites `passage`'s page. */
+export function sourceNumber(sources: AnswerSource[], passage: SearchHit): number {
+  return sources.findIndex((source) => source.url.replace(/#.*$/, '') === passage.urlPath) + 1;
 }
 
 /** Splits text into deltas of a few words, keeping every character (whitespace included). */

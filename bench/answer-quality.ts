@@ -1,0 +1,127 @@
+/**
+ * Reader questions on two real docs sites: `npx tsx bench/answer-quality.ts [--tune]`.
+ *
+ * For each site, the reader questions of bench/queries are asked twice: to search alone (the
+ * ranked pages of `DocsIndex.search`, one section per page) and to the offline assistant (the
+ * pages the extractive answer cites, in order). Both are scored Hit@1, Hit@5 and MRR@10 against
+ * the pages that answer the question; an answer that abstains scores a miss. The off-topic
+ * questions must be declined (no citation) on both sites; the follow-up conversations must cite
+ * an expected page and hold text that the first answer did not show (the second question is asked
+ * as the assistant asks it in a thread: with the pages the first answer cited). Held-out halves are the
+ * figures to report; `--tune` prints the tuning halves instead.
+ */
+import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
+import { retrieve } from '../src/assistant/retrieve.js';
+import { DocsIndex } from '../src/docs/docs-index.js';
+import type { ConversationTurn } from '../src/protocol/assistant.js';
+import {
+  SITES,
+  followUps,
+  half,
+  loadSite,
+  offTopicQuestions,
+  rankScores,
+  readerQuestions,
+  type Half,
+  type RankScores,
+} from './reader-questions.js';
+import { machineDescription } from './retrieval-corpus.js';
+
+const PAGE_SIZE = 5;
+const answerer = new ExtractiveAnswerer();
+
+async function ask(index: DocsIndex, conversation: ConversationTurn[], citedPaths?: string[]) {
+  const { query, passages } = retrieve(index, { conversation, retrievalPageSize: PAGE_SIZE, citedPaths });
+  const answer = answerer.answer({ conversation, query, passages, signal: new AbortController().signal });
+  let text = '';
+  for await (const delta of answer.text) text += delta;
+  return { passages, sources: answer.sources, text };
+}
+
+const pathOf = (url: string) => url.replace(/#.*$/, '');
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+const row = (name: string, scores: RankScores) =>
+  `| ${name} | ${scores.queries} | ${percent(scores.hit1)} | ${percent(scores.hit5)} | ${scores.mrr.toFixed(3)} |`;
+
+async function main(): Promise<void> {
+  const which: Half = process.argv.includes('--tune') ? 'tune' : 'held-out';
+  const verbose = process.argv.includes('--verbose');
+  console.log(`Reader questions, ${which} half. Machine: ${machineDescription()}\n`);
+  const lines = ['| site, measured on | questions | Hit@1 | Hit@5 | MRR@10 |', '|---|---|---|---|---|'];
+  const declined: string[] = [];
+  const followUpLines: string[] = [];
+  for (const site of SITES) {
+    const corpus = loadSite(site);
+    if (!corpus) continue;
+    const index = DocsIndex.build(corpus.files, {
+      navigation: corpus.navigation,
+      mintignore: corpus.mintignore,
+    });
+    const questions = half(readerQuestions(site), which);
+    const searched: string[][] = [];
+    const cited: string[][] = [];
+    for (const question of questions) {
+      const hits = index.search(question.query, { limit: 10, maxPerPage: 1 });
+      searched.push(hits.map((hit) => hit.urlPath));
+      if (verbose && !question.expected.includes(hits[0]?.urlPath ?? ''))
+        console.log(
+          `  ${site} search miss: ${question.query} -> ${hits
+            .slice(0, 3)
+            .map((hit) => hit.urlPath)
+            .join(', ')}`,
+        );
+      const answer = await ask(index, [{ role: 'user', text: question.query }]);
+      cited.push(answer.sources.map((source) => pathOf(source.url)));
+      if (verbose && !question.expected.includes(cited.at(-1)![0] ?? ''))
+        console.log(
+          `  ${site} miss: ${question.query} -> ${cited.at(-1)!.slice(0, 3).join(', ') || 'abstained'}`,
+        );
+    }
+    lines.push(row(`${site}, search alone`, rankScores(questions, searched)));
+    lines.push(row(`${site}, pages the answer cites`, rankScores(questions, cited)));
+    let abstained = 0;
+    const offTopic = half(offTopicQuestions(), which);
+    for (const question of offTopic) {
+      const answer = await ask(index, [{ role: 'user', text: question }]);
+      if (answer.sources.length === 0) abstained += 1;
+      else if (verbose) console.log(`  ${site} answered off-topic: ${question} -> ${answer.sources[0]!.url}`);
+    }
+    declined.push(`| ${site} | ${offTopic.length} | ${percent(abstained / Math.max(1, offTopic.length))} |`);
+    for (const conversation of half(followUps(), which).filter((item) => item.site === site)) {
+      const first = await ask(index, [{ role: 'user', text: conversation.turns[0]! }]);
+      const second = await ask(
+        index,
+        [
+          { role: 'user', text: conversation.turns[0]! },
+          { role: 'assistant', text: first.text },
+          { role: 'user', text: conversation.turns[1]! },
+        ],
+        first.sources.map((source) => pathOf(source.url)),
+      );
+      const citesExpected = second.sources.some((source) =>
+        conversation.expected.includes(pathOf(source.url)),
+      );
+      const adds = second.text.toLowerCase().includes(conversation.answerContains.toLowerCase());
+      followUpLines.push(
+        `| ${site} | ${conversation.turns.join(' → ')} | ${citesExpected ? 'yes' : 'no'} | ${adds ? 'yes' : 'no'} |`,
+      );
+      if (verbose) console.log(`  follow-up answer: ${second.text.slice(0, 300).replace(/\n/g, ' ')}`);
+    }
+    index.close();
+  }
+  console.log(lines.join('\n'));
+  console.log('\nOff-topic questions declined (no page cited):\n');
+  console.log(['| site | questions | declined |', '|---|---|---|', ...declined].join('\n'));
+  console.log(
+    '\nFollow-ups: does the second answer cite an expected page, and hold the text that answers it?\n',
+  );
+  console.log(
+    [
+      '| site | conversation | cites the page | adds the answer |',
+      '|---|---|---|---|',
+      ...followUpLines,
+    ].join('\n'),
+  );
+}
+
+await main();

@@ -1,0 +1,71 @@
+/**
+ * The reader question sets of bench/queries (written for this benchmark, never copied from the
+ * corpora) and the scoring of a ranked list of pages against them.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readDocsFolder, type DocsFolder } from '../src/docs/read-docs-folder.js';
+import { REPO_ROOT } from './retrieval-corpus.js';
+
+export interface ReaderQuestion {
+  query: string;
+  expected: string[];
+}
+
+export interface FollowUpConversation {
+  site: SiteName;
+  turns: string[];
+  expected: string[];
+  answerContains: string;
+}
+
+export type SiteName = 'mintlify' | 'pipecat';
+export const SITES: SiteName[] = ['mintlify', 'pipecat'];
+
+/** Position parity decides the half: even positions were tuned on, odd ones are held out. */
+export type Half = 'tune' | 'held-out';
+export const half = <T>(items: T[], which: Half): T[] =>
+  items.filter((_, position) => (position % 2 === 0) === (which === 'tune'));
+
+const read = <T>(file: string): T =>
+  JSON.parse(readFileSync(resolve(REPO_ROOT, 'bench/queries', file), 'utf8')) as T;
+
+export const readerQuestions = (site: SiteName): ReaderQuestion[] =>
+  read<{ questions: ReaderQuestion[] }>(`${site}-reader-questions.json`).questions;
+export const offTopicQuestions = (): string[] =>
+  read<{ questions: string[] }>('off-topic-questions.json').questions;
+export const followUps = (): FollowUpConversation[] =>
+  read<{ conversations: FollowUpConversation[] }>('follow-ups.json').conversations;
+
+/** A site's docs folder, or null (with a message) when the shared corpora are absent. */
+export function loadSite(site: SiteName): DocsFolder | null {
+  const folder = resolve(REPO_ROOT, `../shared/corpora/${site}-docs`);
+  if (!existsSync(folder)) {
+    console.error(`The ${site} corpus is missing at ${folder}; skipped.`);
+    return null;
+  }
+  return readDocsFolder(folder);
+}
+
+export interface RankScores {
+  queries: number;
+  hit1: number;
+  hit5: number;
+  mrr: number;
+}
+
+/** Hit@1, Hit@5 and MRR@10 of ranked page lists (one per question, URL paths, best first). */
+export function rankScores(questions: ReaderQuestion[], ranked: string[][]): RankScores {
+  let hit1 = 0;
+  let hit5 = 0;
+  let reciprocal = 0;
+  questions.forEach((question, position) => {
+    const pages = [...new Set(ranked[position] ?? [])].slice(0, 10);
+    const rank = pages.findIndex((page) => question.expected.includes(page)) + 1;
+    if (rank === 1) hit1 += 1;
+    if (rank >= 1 && rank <= 5) hit5 += 1;
+    if (rank >= 1) reciprocal += 1 / rank;
+  });
+  const count = Math.max(1, questions.length);
+  return { queries: questions.length, hit1: hit1 / count, hit5: hit5 / count, mrr: reciprocal / count };
+}

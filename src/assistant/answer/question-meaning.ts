@@ -1,0 +1,57 @@
+import { conceptWords, queryConcepts, queryTerms } from '../../docs/index.js';
+import { stem } from './sentences.js';
+
+/** Weight of a concept that only an earlier question of the thread brought in. */
+const EARLIER_WEIGHT = 0.35;
+/** Weight of a concept that the page's title or headings already state. */
+const STATED_BY_TITLE_WEIGHT = 0.5;
+
+interface Concept {
+  /** Alternatives, each a list of stems that must all appear. */
+  alternatives: string[][];
+  weight: number;
+}
+
+/**
+ * What a question asks about, for choosing the sentences that answer it: its words with the
+ * docs' words for them (the synonym table search uses), stemmed; and, in a thread, the earlier
+ * question's words, which weigh less. A sentence is scored by the concepts it holds; a concept
+ * the page's title already states counts for less, so "how long does it take?" on a page titled
+ * "Custom domain" prefers the sentence about how long, not one more sentence about domains.
+ */
+export class QuestionMeaning {
+  private readonly concepts: Concept[];
+
+  constructor(question: string, earlierQuestions: readonly string[] = []) {
+    const own = toConcepts(question, 1);
+    const ownTerms = new Set(own.flatMap((concept) => concept.alternatives.map((words) => words.join(' '))));
+    const earlier = earlierQuestions
+      .flatMap((text) => toConcepts(text, EARLIER_WEIGHT))
+      .filter((concept) => !concept.alternatives.some((words) => ownTerms.has(words.join(' '))));
+    this.concepts = [...own, ...earlier];
+  }
+
+  /** Stems of a page's title and headings, to pass to `score`. */
+  contextOf(text: string): Set<string> {
+    return new Set(queryTerms(text, 200).map(stem));
+  }
+
+  /** How much of the question `text` holds (0 when nothing). */
+  score(text: string, context: ReadonlySet<string>): number {
+    const stems = new Set(queryTerms(text, 400).map(stem));
+    let score = 0;
+    for (const concept of this.concepts) {
+      if (!concept.alternatives.some((words) => words.every((word) => stems.has(word)))) continue;
+      const stated = concept.alternatives.some((words) => words.every((word) => context.has(word)));
+      score += concept.weight * (stated ? STATED_BY_TITLE_WEIGHT : 1);
+    }
+    return score;
+  }
+}
+
+function toConcepts(text: string, weight: number): Concept[] {
+  return queryConcepts(text).map((concept) => ({
+    alternatives: conceptWords(concept).map((words) => words.map(stem)),
+    weight,
+  }));
+}

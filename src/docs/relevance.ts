@@ -1,0 +1,77 @@
+import { conceptExpression, type QueryConcept } from './fts-query.js';
+import type { SearchStatements } from './search-statements.js';
+
+/** Concepts remembered per index; questions reuse the same vocabulary. */
+const MAX_CACHED_CONCEPTS = 5_000;
+
+interface ConceptInfo {
+  /** Inverse document frequency over sections. */
+  weight: number;
+  /** Pages with a section holding the concept. */
+  pages: Set<number>;
+}
+
+/**
+ * How much of a question a page holds, 0-1: the sum of the weights of the question's concepts
+ * it holds over the sum of all of them. A concept weighs its inverse document frequency, so a
+ * word no page has ("sourdough") weighs most and a word every page has ("docs") least: a page
+ * that matches two common words of a question about baking holds little of it. A page holds a
+ * concept when any of its sections does, since readers are sent to the page.
+ */
+export class RelevanceMeter {
+  private readonly concepts = new Map<string, ConceptInfo>();
+  private readonly sectionPages: Int32Array;
+
+  constructor(private readonly statements: SearchStatements) {
+    this.sectionPages = statements.sectionPages();
+  }
+
+  /**
+   * Relevance of each of `pageIds` (pages of `language`) to the question made of `concepts`; with
+   * `column`, only what that column holds counts (the page title says what the page is about).
+   */
+  measure(
+    concepts: readonly QueryConcept[],
+    pageIds: readonly number[],
+    language: string,
+    column?: 'title',
+  ): Map<number, number> {
+    const scores = new Map(pageIds.map((id) => [id, 0]));
+    let total = 0;
+    for (const concept of concepts) {
+      const expression = conceptExpression(concept);
+      const { weight } = this.info(expression, language);
+      const { pages } = column
+        ? this.info(`${column} : (${expression})`, language)
+        : this.info(expression, language);
+      // A word of the reader's own address counts only where a page has it.
+      if (concept.placeholder && !pageIds.some((id) => pages.has(id))) continue;
+      total += weight;
+      for (const id of pageIds) if (pages.has(id)) scores.set(id, scores.get(id)! + weight);
+    }
+    for (const [id, score] of scores) scores.set(id, total > 0 ? score / total : 0);
+    return scores;
+  }
+
+  /** The page of a section. */
+  pageOf(sectionId: number): number {
+    return this.sectionPages[sectionId] ?? 0;
+  }
+
+  /** Weight and pages of a concept's expression: one query the first time, then remembered. */
+  private info(expression: string, language: string): ConceptInfo {
+    const key = `${language}\u0000${expression}`;
+    let info = this.concepts.get(key);
+    if (info === undefined) {
+      const sections = this.statements.matchingSections(expression, language);
+      const pages = new Set<number>();
+      for (const id of sections) pages.add(this.sectionPages[id]!);
+      const total = this.statements.total(language);
+      const weight = Math.max(0.05, Math.log((total + 1) / (sections.length + 0.5)));
+      info = { weight, pages };
+      if (this.concepts.size >= MAX_CACHED_CONCEPTS) this.concepts.clear();
+      this.concepts.set(key, info);
+    }
+    return info;
+  }
+}

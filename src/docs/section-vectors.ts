@@ -1,0 +1,54 @@
+/**
+ * Embedding vectors of the sections of one docs index, kept beside its full-text index in the
+ * same process and built with it (the FTS index is in memory and rebuilt per docs revision, so the
+ * vectors live and die with it). Vectors are normalised once, so similarity is a dot product.
+ */
+export class SectionVectors {
+  private readonly ids: number[];
+  private readonly matrix: Float32Array;
+
+  constructor(
+    /** The embedding model's name, for logs. */
+    readonly model: string,
+    vectors: ReadonlyMap<number, readonly number[]>,
+    readonly dimensions: number,
+  ) {
+    this.ids = [...vectors.keys()];
+    this.matrix = new Float32Array(this.ids.length * dimensions);
+    this.ids.forEach((id, row) =>
+      this.matrix.set(normalised(vectors.get(id)!, dimensions), row * dimensions),
+    );
+  }
+
+  /** Section ids by similarity to `query`, best first, among sections `allowed` lets through. */
+  nearest(query: readonly number[], limit: number, allowed: (sectionId: number) => boolean): number[] {
+    const vector = normalised(query, this.dimensions);
+    const scored: { id: number; similarity: number }[] = [];
+    for (let row = 0; row < this.ids.length; row += 1) {
+      const id = this.ids[row]!;
+      if (!allowed(id)) continue;
+      let similarity = 0;
+      const offset = row * this.dimensions;
+      for (let column = 0; column < this.dimensions; column += 1)
+        similarity += this.matrix[offset + column]! * vector[column]!;
+      scored.push({ id, similarity });
+    }
+    return scored
+      .sort((left, right) => right.similarity - left.similarity)
+      .slice(0, limit)
+      .map((entry) => entry.id);
+  }
+}
+
+function normalised(vector: readonly number[], dimensions: number): Float32Array {
+  const result = new Float32Array(dimensions);
+  let norm = 0;
+  for (let index = 0; index < dimensions; index += 1) {
+    const value = vector[index] ?? 0;
+    result[index] = value;
+    norm += value * value;
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (let index = 0; index < dimensions; index += 1) result[index]! /= norm;
+  return result;
+}

@@ -1,0 +1,132 @@
+import nock from 'nock';
+import { MockEmbeddingModelV3 } from 'ai/test';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SectionEmbedder } from '../src/assistant/embeddings.js';
+import { retrieve } from '../src/assistant/retrieve.js';
+import { DocsIndex } from '../src/docs/docs-index.js';
+import { loadConfig } from '../src/config.js';
+import { embeddingModel } from '../src/models.js';
+
+const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
+const files = [
+  {
+    path: 'billing/disputes.mdx',
+    content: page('Billing disputes', 'Money charged by mistake is returned to the card within ten days.'),
+  },
+  {
+    path: 'deploy/regions.mdx',
+    content: page('Regions', 'Agents run in three regions; choose one when you deploy.'),
+  },
+  { path: 'voice/greeting.mdx', content: page('Greeting', 'The agent says hello when the call connects.') },
+];
+
+/**
+ * A scripted embedding: one dimension per topic, set by the words that name it. It stands for a
+ * model that knows "refund" and "money returned" mean the same, which full-text search cannot.
+ */
+const TOPICS = [/refund|money|billing|charged/i, /region|deploy|where .* run/i, /hello|greeting|call/i];
+const embedText = (text: string) => TOPICS.map((topic) => (topic.test(text) ? 1 : 0.01));
+
+const question = 'how do I get a refund';
+
+describe('hybrid retrieval with an embedding model', () => {
+  it('fuses the sections nearest in meaning with the full-text ranking (scripted model)', async () => {
+    const model = new MockEmbeddingModelV3({
+      maxEmbeddingsPerCall: 2,
+      doEmbed: ({ values }) => Promise.resolve({ embeddings: values.map(embedText), warnings: [] }),
+    });
+    const index = DocsIndex.build(files);
+    expect(index.search(question).map((hit) => hit.urlPath)).not.toContain('/billing/disputes');
+
+    const embedder = new SectionEmbedder(model, 'scripted');
+    await embedder.embedIndex(index);
+    // Three sections, two per call: embedMany batches to the model's limit.
+    expect(model.doEmbedCalls).toHaveLength(2);
+    const vector = await embedder.embedQuery(question);
+    const { passages } = retrieve(
+      index,
+      { conversation: [{ role: 'user', text: question }], retrievalPageSize: 3 },
+      vector,
+    );
+    expect(passages[0]?.urlPath).toBe('/billing/disputes');
+    // Filters hold for the vector side too.
+    const french = index.search(question, { queryVector: vector, filter: { language: 'fr' } });
+    expect(french).toEqual([]);
+    index.close();
+  });
+});
+
+describe('hybrid retrieval through the OpenAI provider (network mocked by nock)', () => {
+  beforeEach(() => nock.disableNetConnect());
+  afterEach(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+
+  it('embeds the sections and the question with text-embedding-3-small', async () => {
+    const requests: { model: string; input: string[] }[] = [];
+    nock('https://api.openai.com', { reqheaders: { authorization: 'Bearer sk-test' } })
+      .post('/v1/embeddings')
+      .times(2)
+      .reply(200, (_uri, body) => {
+        const request = body as { model: string; input: string[] };
+        requests.push(request);
+        return {
+          object: 'list',
+          data: request.input.map((text, index) => ({
+            object: 'embedding',
+            index,
+            embedding: embedText(text),
+          })),
+          model: request.model,
+          usage: { prompt_tokens: 10, total_tokens: 10 },
+        };
+      });
+    const model = embeddingModel('openai:text-embedding-3-small', {
+      openai: { apiKey: 'sk-test' },
+      anthropic: {},
+    });
+    const index = DocsIndex.build(files);
+    const embedder = new SectionEmbedder(model, 'openai:text-embedding-3-small');
+    await embedder.embedIndex(index);
+    const vector = await embedder.embedQuery(question);
+    expect(requests.map((request) => request.model)).toEqual([
+      'text-embedding-3-small',
+      'text-embedding-3-small',
+    ]);
+    expect(requests[0]!.input).toHaveLength(3);
+    expect(requests[1]!.input).toEqual([question]);
+    expect(index.search(question, { queryVector: vector })[0]?.urlPath).toBe('/billing/disputes');
+    index.close();
+  });
+
+  it('fails in words when the provider refuses, and the index still searches by text', async () => {
+    nock('https://api.openai.com')
+      .post('/v1/embeddings')
+      .reply(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
+    const model = embeddingModel('openai:text-embedding-3-small', {
+      openai: { apiKey: 'sk-wrong' },
+      anthropic: {},
+    });
+    const index = DocsIndex.build(files);
+    await expect(new SectionEmbedder(model, 'openai').embedIndex(index)).rejects.toThrow(/Incorrect API key/);
+    expect(index.hasVectors).toBe(false);
+    expect(index.search('regions deploy')[0]?.urlPath).toBe('/deploy/regions');
+    index.close();
+  });
+});
+
+describe('DOCWRIGHT_EMBEDDING_MODEL', () => {
+  it('is optional, and names the problem when it cannot be used', () => {
+    expect(loadConfig({}).embeddingModel).toBeUndefined();
+    expect(loadConfig({ DOCWRIGHT_EMBEDDING_MODEL: 'openai:text-embedding-3-small' }).embeddingModel).toBe(
+      'openai:text-embedding-3-small',
+    );
+    expect(() => loadConfig({ DOCWRIGHT_EMBEDDING_MODEL: 'anthropic:claude' })).toThrow(
+      /DOCWRIGHT_EMBEDDING_MODEL: must be openai:<embedding model>/,
+    );
+    expect(() => embeddingModel('openai:text-embedding-3-small', { openai: {}, anthropic: {} })).toThrow(
+      /needs OPENAI_API_KEY/,
+    );
+  });
+});

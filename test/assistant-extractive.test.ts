@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
+import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
+import { ModelAnswerer } from '../src/assistant/answer/model.js';
+import { retrieve } from '../src/assistant/retrieve.js';
+import { DocsIndex } from '../src/docs/docs-index.js';
+import type { ConversationTurn } from '../src/protocol/assistant.js';
+
+const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
+
+const files = [
+  {
+    path: 'migration/v2.mdx',
+    content: page(
+      'Migrating to v2',
+      '## Pipeline setup\n\n```python\n# before\npipeline = Pipeline([stt, llm, tts])\n# after\npipeline = Pipeline(processors=[stt, llm, tts])\n```\n',
+    ),
+  },
+  {
+    path: 'guides/custom-domain.mdx',
+    content: page(
+      'Custom domain',
+      '## Add the domain\n\nOpen the domain settings and add your domain. Create a CNAME record at your DNS provider.\n\n' +
+        '## Propagation\n\nDNS changes usually take 1 to 24 hours to propagate, and up to 48 hours in rare cases.',
+    ),
+  },
+  {
+    path: 'guides/dns.mdx',
+    content: page('DNS records', 'A CNAME record points your domain at the docs host.'),
+  },
+  {
+    path: 'guides/tls.mdx',
+    content: page('TLS certificates', 'Certificates for your custom domain renew themselves.'),
+  },
+  { path: 'guides/redirects.mdx', content: page('Redirects', 'Redirect an old domain path to a new page.') },
+  {
+    path: 'guides/subpath.mdx',
+    content: page('Subpath hosting', 'Serve the docs under /docs of your domain.'),
+  },
+  { path: 'guides/analytics.mdx', content: page('Analytics', 'Track visits to your domain with analytics.') },
+  {
+    path: 'guides/muting.mdx',
+    content: page(
+      'User input muting',
+      'Audio from the user is passed through by default. Mute the user during the greeting with a mute strategy, so the bot is not interrupted.',
+    ),
+  },
+  {
+    path: 'deploy/builds.mdx',
+    content: page(
+      'Deployments',
+      'Every push deploys the docs. A build takes about two minutes before it goes live.',
+    ),
+  },
+];
+
+const index = DocsIndex.build(files);
+const answerer = new ExtractiveAnswerer();
+
+async function ask(conversation: ConversationTurn[], retrievalPageSize = 5) {
+  const { query, passages } = retrieve(index, { conversation, retrievalPageSize });
+  const answer = answerer.answer({ conversation, query, passages, signal: new AbortController().signal });
+  let text = '';
+  for await (const delta of answer.text) text += delta;
+  return { text, sources: answer.sources, passages };
+}
+
+const user = (text: string): ConversationTurn => ({ role: 'user', text });
+
+describe('extractive answers', () => {
+  it('quotes the code of a section that is only code, and cites it', async () => {
+    const answer = await ask([user('how do I migrate my pipeline setup to v2')]);
+    expect(answer.sources[0]?.url).toBe('/migration/v2#pipeline-setup');
+    expect(answer.text).toContain('Pipeline(processors=[stt, llm, tts])');
+  });
+
+  it('cites distinct pages, up to retrievalPageSize, in rank order; two sections of a page take one slot', async () => {
+    const answer = await ask([user('custom domain DNS record')], 5);
+    const pages = answer.sources.map((source) => source.url.replace(/#.*$/, ''));
+    expect(new Set(pages).size).toBe(pages.length);
+    expect(pages).toContain('/guides/custom-domain');
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    expect(pages.length).toBeLessThanOrEqual(5);
+    expect(
+      answer.passages.filter((passage) => passage.urlPath === '/guides/custom-domain').length,
+    ).toBeLessThanOrEqual(2);
+    const fewer = await ask([user('custom domain DNS record')], 2);
+    expect(fewer.sources).toHaveLength(2);
+  });
+
+  it('declines a question that shares only common words with the docs', async () => {
+    const answer = await ask([user('how long should I proof sourdough before baking')]);
+    expect(answer.sources).toEqual([]);
+    expect(answer.text).toMatch(/couldn't find an answer/);
+  });
+
+  it('answers a follow-up with what it asks, not the passages already shown', async () => {
+    const first = await ask([user('How do I add a custom domain?')]);
+    expect(first.text).toMatch(/add your domain/);
+    const second = await ask([
+      user('How do I add a custom domain?'),
+      { role: 'assistant', text: first.text },
+      user('how long does it take?'),
+    ]);
+    expect(second.sources[0]?.url.startsWith('/guides/custom-domain')).toBe(true);
+    expect(second.text).toMatch(/24 hours/);
+    expect(second.text).not.toMatch(/Open the domain settings and add your domain/);
+  });
+
+  it("chooses the sentence that means the answer even without the question's exact words", async () => {
+    // "ignore" is not on the page; the docs say "mute".
+    const answer = await ask([user('make the bot ignore the user during the greeting')]);
+    expect(answer.sources[0]?.url).toBe('/guides/muting');
+    expect(answer.text).toMatch(/Mute the user during the greeting/);
+  });
+
+  it('gives a model the same pages: one number per page, whatever number of its sections', async () => {
+    const prompts: LanguageModelV3Prompt[] = [];
+    const model = new MockLanguageModelV3({
+      doStream: (options) => {
+        prompts.push(options.prompt);
+        return Promise.resolve({
+          stream: simulateReadableStream({
+            chunks: [
+              { type: 'text-start', id: 't' },
+              { type: 'text-delta', id: 't', delta: 'About a day [1].' },
+              { type: 'text-end', id: 't' },
+              {
+                type: 'finish',
+                finishReason: { unified: 'stop', raw: 'stop' },
+                usage: { inputTokens: { total: 10 }, outputTokens: { total: 5 } },
+              },
+            ] as never,
+          }),
+        });
+      },
+    });
+    const conversation = [user('custom domain DNS propagation hours')];
+    const { query, passages } = retrieve(index, { conversation, retrievalPageSize: 3 });
+    expect(passages.filter((passage) => passage.urlPath === '/guides/custom-domain')).toHaveLength(2);
+    const answer = new ModelAnswerer(model, 'mock').answer({
+      conversation,
+      query,
+      passages,
+      signal: new AbortController().signal,
+    });
+    let text = '';
+    for await (const delta of answer.text) text += delta;
+    expect(text).toBe('About a day [1].');
+    const pages = answer.sources.map((source) => source.url.replace(/#.*$/, ''));
+    expect(new Set(pages).size).toBe(pages.length);
+    expect(pages.length).toBeLessThanOrEqual(3);
+    const system = JSON.stringify(prompts[0]);
+    const domainNumber = pages.indexOf('/guides/custom-domain') + 1;
+    expect(system.match(new RegExp(`\\[${domainNumber}\\] Custom domain`, 'g'))).toHaveLength(2);
+  });
+});

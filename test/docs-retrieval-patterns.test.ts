@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { DocsIndex } from '../src/docs/docs-index.js';
+
+const page = (title: string, body: string, extra = '') => `---\ntitle: ${title}\n${extra}---\n\n${body}\n`;
+
+/** A small site with the shapes that trip retrieval: templated siblings, identifiers, snippets. */
+const files = [
+  {
+    path: 'index.mdx',
+    content: page('Introduction', 'Acme builds voice agents. Start with the quickstart.'),
+  },
+  {
+    path: 'quickstart.mdx',
+    content: page('Quickstart', 'Acme quickstart: install Acme and run your first agent with acme run.'),
+  },
+  {
+    path: 'guides/interruptions.mdx',
+    content: page(
+      'Interruptions',
+      'When the user speaks over the agent, the agent stops talking and listens.',
+    ),
+  },
+  {
+    path: 'guides/muting.mdx',
+    content: page(
+      'User input muting',
+      'Mute the user while the agent speaks its greeting, so the agent is not interrupted.',
+    ),
+  },
+  {
+    path: 'cloud/secrets.mdx',
+    content: page(
+      'Secrets',
+      'Store provider credentials as secrets: set OPENAI_API_KEY in a secret set and deploy.',
+    ),
+  },
+  {
+    path: 'cloud/errors.mdx',
+    content: page(
+      'Error codes',
+      '## PCC_INVALID_IMAGE_PLATFORM\n\nThe image platform is not supported: build for linux/arm64.\n\n## PCC_MISSING_SECRET\n\nA secret set is missing.',
+    ),
+  },
+  {
+    path: 'guides/api-keys.mdx',
+    content: page('Image generation', 'The image api returns a key for each invalid platform request.'),
+  },
+  ...['docker-hub', 'aws-ecr', 'gcp-artifact'].map((registry) => ({
+    path: `cloud/registries/${registry}.mdx`,
+    content: page(
+      `Deploy from ${registry}`,
+      `Push your agent image to ${registry}. Create a pull secret with your registry credentials, ` +
+        'reference the image in your deployment configuration, then deploy the agent with the CLI and ' +
+        'check that the agent starts and serves sessions from the image you pushed to the registry. ' +
+        'Rotate the pull secret when the registry credentials change, and keep the image tag in the ' +
+        'deployment configuration in step with the tag you pushed, so that new sessions start the ' +
+        'version you expect and old sessions drain before the previous image is removed.',
+    ),
+  })),
+  {
+    path: 'cloud/registries/overview.mdx',
+    content: page(
+      'Container registries',
+      'Agents run from images in a registry you choose: public or private.',
+    ),
+  },
+  {
+    path: 'deploy/cloudflare.mdx',
+    content: page(
+      'Cloudflare',
+      'import Steps from "/snippets/subpath-steps.mdx";\n\nRoute traffic with a Worker.\n\n<Steps />',
+    ),
+  },
+  { path: 'snippets/subpath-steps.mdx', content: 'Enable the Host at toggle and enter your base path.' },
+  { path: 'drafts/secret-plan.mdx', content: page('Draft', 'Unpublished roadmap for voice agents.') },
+  {
+    path: 'internal.mdx',
+    content: page('Internal notes', 'Voice agent escalation roster.', 'noindex: true\n'),
+  },
+  {
+    path: 'zh/guides/domain.mdx',
+    content: page('自定义域名', '在控制台中添加自定义域名，然后配置DNS记录。'),
+  },
+  { path: 'zh/guides/search.mdx', content: page('搜索', '搜索框会显示最相关的页面。') },
+];
+
+const navigation = {
+  name: 'Acme',
+  navigation: {
+    languages: [
+      { language: 'en', groups: [{ group: 'Get started', pages: ['index', 'quickstart'] }] },
+      { language: 'zh', groups: [{ group: '开始', pages: ['zh/guides/domain', 'zh/guides/search'] }] },
+    ],
+  },
+};
+
+const index = DocsIndex.build(files, { navigation, mintignore: '# drafts are not published\ndrafts/\n' });
+const paths = (query: string, options = {}) =>
+  index.search(query, { limit: 5, ...options }).map((hit) => hit.urlPath);
+
+describe('retrieval on reader wording', () => {
+  it('finds what the docs call by another name ("ignore", "cut off")', () => {
+    expect(paths('make the agent ignore what the user says during the greeting')[0]).toBe('/guides/muting');
+    expect(paths('can the user cut off the agent?')[0]).toBe('/guides/interruptions');
+  });
+
+  it('keeps underscore identifiers whole: they find their page, not every page with their parts', () => {
+    expect(paths('what does PCC_INVALID_IMAGE_PLATFORM mean')[0]).toBe('/cloud/errors');
+    expect(paths('where do I put OPENAI_API_KEY')[0]).toBe('/cloud/secrets');
+    // The parts are still searchable on their own.
+    expect(paths('openai api key')).toContain('/cloud/secrets');
+  });
+
+  it('answers a question that is only the product name with the landing page', () => {
+    expect(paths('What is Acme?')[0]).toBe('/');
+  });
+
+  it('shows one section per page and folds near-duplicate pages', () => {
+    const hits = index.search('deploy the agent image from a registry', { limit: 5 });
+    const urlPaths = hits.map((hit) => hit.urlPath);
+    expect(new Set(urlPaths).size).toBe(urlPaths.length);
+    const registryGuides = urlPaths.filter((path) => /docker-hub|aws-ecr|gcp-artifact/.test(path));
+    expect(registryGuides).toHaveLength(1);
+    expect(urlPaths).toContain('/cloud/registries/overview');
+    // The guide named in the question is the one shown.
+    expect(paths('deploy from aws-ecr')[0]).toBe('/cloud/registries/aws-ecr');
+  });
+
+  it('finds a page by the text of a snippet it imports', () => {
+    expect(paths('enable the host at toggle')[0]).toBe('/deploy/cloudflare');
+    expect(index.stats.pages).toBe(14);
+  });
+
+  it('leaves out pages that .mintignore excludes and pages marked noindex', () => {
+    expect(index.page('/drafts/secret-plan')).toBeUndefined();
+    expect(index.page('/internal')).toBeUndefined();
+    expect(paths('escalation roster')).toEqual([]);
+  });
+
+  it('searches Chinese text without spaces between words', () => {
+    expect(paths('如何配置DNS记录', { filter: { language: 'zh' } })[0]).toBe('/zh/guides/domain');
+    expect(paths('自定义域名', { filter: { language: 'zh' } })[0]).toBe('/zh/guides/domain');
+    expect(index.search('自定义域名', { filter: { language: 'zh' } })[0]!.body).toContain('添加自定义域名');
+  });
+
+  it('rates a question with two common words and rare unknown ones as barely covered', () => {
+    const [onTopic] = index.search('where do I store my secrets for deploy');
+    const [offTopic] = index.search('how long should I proof sourdough before I deploy the agent');
+    expect(onTopic!.relevance).toBeGreaterThan(0.8);
+    expect(offTopic!.relevance).toBeLessThan(0.5);
+    // The reader's own address is theirs, not a word the docs lack.
+    const [addressed] = index.search('store secrets for deploy on agents.mycompany.com');
+    expect(addressed!.relevance).toBeGreaterThan(0.8);
+  });
+
+  it('ranks the pages a conversation cited higher for a follow-up', () => {
+    const plain = paths('what about the platform');
+    const cited = paths('what about the platform', { citedPaths: ['/guides/api-keys'] });
+    expect(plain[0]).toBe('/cloud/errors');
+    expect(cited[0]).toBe('/guides/api-keys');
+  });
+});
