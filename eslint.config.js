@@ -24,7 +24,8 @@ export default tseslint.config(
           paths: [
             {
               name: 'better-sqlite3',
-              message: 'Import SQLite from src/sqlite.ts: it loads the better-sqlite3 that works on this Node.',
+              message:
+                'Import SQLite from src/sqlite.ts: it loads the better-sqlite3 that works on this Node.',
               allowTypeImports: true,
             },
           ],

@@ -42440,7 +42440,7 @@ function coerce_date(params) {
 
 ;// CONCATENATED MODULE: ./src/protocol/agent-job.ts
 
-/** Spec 2.2: `{ prompt }`, at least 1 character; DESIGN caps it at 20,000. */
+/** `{ prompt }`: at least 1 character, as the contract says, and at most 20,000, so one request cannot fill a run. */
 const PromptBodySchema = object({
     prompt: schemas_string({
         error: (issue) => (issue.input === undefined ? 'prompt is required' : 'prompt must be a string'),
@@ -42449,7 +42449,7 @@ const PromptBodySchema = object({
         .max(20_000, 'prompt must be at most 20,000 characters'),
 }, { error: 'the body must be a JSON object' })
     .meta({ id: 'PromptBody' });
-/** Spec 3. */
+/** The four states a job can be in. */
 const JobStatusSchema = schemas_enum(['active', 'completed', 'archived', 'failed'])
     .meta({ id: 'JobStatus' });
 const JobMessageSchema = object({
@@ -42458,7 +42458,7 @@ const JobMessageSchema = object({
     createdAt: iso_datetime(),
 })
     .meta({ id: 'JobMessage' });
-/** Spec 2.1, plus our extra fields (`updatedAt`, `error`, `messages`). */
+/** The contract's job fields, plus our extra fields (`updatedAt`, `error`, `messages`). */
 const JobSchema = object({
     id: schemas_string(),
     status: JobStatusSchema,
@@ -42494,7 +42494,7 @@ const JobListQuerySchema = object({
 
 ;// CONCATENATED MODULE: ./src/protocol/error.ts
 
-/** Every error response: `{ error, code }` (DESIGN, "Behaviour the spec leaves open"). */
+/** Every error response: `{ error, code }`. */
 const ErrorBodySchema = object({
     error: schemas_string().describe('What went wrong, in words; names the offending field on 400.'),
     code: schemas_string().optional().describe('A stable machine-readable code.'),
@@ -42520,6 +42520,20 @@ class ApiTimeoutError extends Error {
     name = 'ApiTimeoutError';
 }
 /**
+ * The server could not be reached at all (refused, unknown host, reset before an answer). The
+ * message names the address and the network's reason, never the key.
+ */
+class ApiUnreachableError extends Error {
+    baseUrl;
+    reason;
+    name = 'ApiUnreachableError';
+    constructor(baseUrl, reason, options) {
+        super(`Could not reach the docwright server at ${baseUrl}: ${reason}`, options);
+        this.baseUrl = baseUrl;
+        this.reason = reason;
+    }
+}
+/**
  * Whether a failed attempt is worth repeating. A 429 was refused before any work, so any request
  * may repeat it. A 5xx, a timeout or a network failure may come after the server acted: only reads
  * repeat those, since a repeated create or message could make a second job or queue a prompt twice.
@@ -42531,7 +42545,7 @@ function isRetryable(error, method = 'GET') {
         return false;
     if (error instanceof ApiError)
         return error.status >= 500;
-    return error instanceof ApiTimeoutError || error instanceof TypeError; // fetch's network failure
+    return error instanceof ApiTimeoutError || error instanceof ApiUnreachableError;
 }
 
 ;// CONCATENATED MODULE: ./src/client/client.ts
@@ -42539,7 +42553,7 @@ function isRetryable(error, method = 'GET') {
 
 
 const TERMINAL = new Set(['completed', 'archived', 'failed']);
-/** A typed client of the agent-job API (spec 4), used by the CLI and the Action. */
+/** A typed client of the agent-job API, used by the CLI and the Action. */
 class DocwrightClient {
     options;
     fetch;
@@ -42569,7 +42583,7 @@ class DocwrightClient {
         const suffix = query.size > 0 ? `?${query.toString()}` : '';
         return this.request('GET', `/v2/agent/${enc(projectId)}/jobs${suffix}`, JobListSchema);
     }
-    /** Polls until the job is completed, archived or failed (spec 3), or `timeoutMs` passes (returns the last state). */
+    /** Polls until the job is completed, archived or failed, or `timeoutMs` passes (returns the last state). */
     async waitForJob(projectId, id, options = {}) {
         const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
         for (;;) {
@@ -42590,6 +42604,8 @@ class DocwrightClient {
             }
             catch (error) {
                 if (attempt >= attempts || !isRetryable(error, method))
+                    throw error;
+                if (error instanceof ApiUnreachableError && this.options.retryUnreachable === false)
                     throw error;
                 const delayMs = retryDelayMs(error, attempt);
                 this.options.onRetry?.({ error, attempt, delayMs });
@@ -42619,6 +42635,9 @@ class DocwrightClient {
             if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
                 throw new ApiTimeoutError(`${method} ${path} timed out after ${this.options.timeoutMs ?? 30_000} ms`);
             }
+            // fetch reports every network failure as a TypeError whose cause says what happened.
+            if (error instanceof TypeError)
+                throw new ApiUnreachableError(this.options.baseUrl, networkReason(error), { cause: error });
             throw error;
         }
         const text = await response.text();
@@ -42652,6 +42671,10 @@ function retryDelayMs(error, attempt) {
         return Math.min(error.retryAfterSeconds, 60) * 1000;
     }
     return Math.min(30_000, 500 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+}
+function networkReason(error) {
+    const cause = error.cause;
+    return cause instanceof Error && cause.message !== '' ? cause.message : error.message;
 }
 const enc = encodeURIComponent;
 
@@ -47903,11 +47926,13 @@ function policyOptions(policy) {
  */
 function withPolicy(Base, policy) {
     const { retry: retryOptions, throttle } = policyOptions(policy);
-    return Base.defaults((options) => ({
+    const withDefaults = Base.defaults((options) => ({
         ...options,
         retry: { ...options.retry, ...retryOptions },
         throttle: { ...options.throttle, ...throttle },
     }));
+    const { instrument } = policy;
+    return instrument ? withDefaults.plugin((octokit) => instrument(octokit)) : withDefaults;
 }
 /**
  * The one GitHub client factory: a token, an API root and the policy. It uses Node's own fetch,
@@ -47916,7 +47941,7 @@ function withPolicy(Base, policy) {
  */
 function createOctokit(options) {
     const { log } = options;
-    return new PolicyOctokit({
+    const octokit = new PolicyOctokit({
         auth: options.auth,
         baseUrl: options.baseUrl.replace(/\/+$/, ''),
         userAgent: options.userAgent,
@@ -47930,29 +47955,59 @@ function createOctokit(options) {
             error: (message) => log.debug(message),
         },
     });
+    options.instrument?.(octokit);
+    return octokit;
 }
 
 ;// CONCATENATED MODULE: ./src/errors.ts
+/** Codes that describe a passing condition (contention, a limit, an outage) rather than a wrong request. */
+const RETRYABLE_CODES = new Set(['conflict', 'rate_limited', 'unavailable']);
+/**
+ * A property name, not `instanceof`: the Action bundle and the server may each load their own copy
+ * of this module, and an error from one copy must still be recognised by the other.
+ */
+const MARKER = Symbol.for('docwright.error');
 class errors_DocwrightError extends Error {
-    status;
     code;
-    headers;
     name = 'DocwrightError';
-    constructor(status, code, message, headers = {}) {
-        super(message);
-        this.status = status;
+    [MARKER] = true;
+    retryable;
+    headers;
+    constructor(code, message, options = {}) {
+        super(message, options.cause === undefined ? undefined : { cause: options.cause });
         this.code = code;
-        this.headers = headers;
+        this.retryable = options.retryable ?? RETRYABLE_CODES.has(code);
+        this.headers = options.headers ?? {};
+    }
+    /** Whether `error` is a DocwrightError from any copy of this module. */
+    static isInstance(error) {
+        return typeof error === 'object' && error !== null && MARKER in error;
     }
 }
-const badRequest = (message) => new errors_DocwrightError(400, 'invalid_request', message);
-const notFound = (message) => new errors_DocwrightError(404, 'not_found', message);
-const conflict = (message) => new errors_DocwrightError(409, 'conflict', message);
-const forbidden = (message) => new errors_DocwrightError(403, 'forbidden', message);
-const unauthorized = (message) => new errors_DocwrightError(401, 'unauthorized', message, { 'WWW-Authenticate': 'Bearer' });
-/** An error a job run cannot recover from by retrying: the job fails with this message. */
-class errors_UnrecoverableError extends (/* unused pure expression or super */ null && (Error)) {
+/**
+ * A job cannot succeed by trying again: it fails at once, with this sentence as its reason. Kept as
+ * its own name because "the run is over" reads better at the places that decide it.
+ */
+class errors_UnrecoverableError extends errors_DocwrightError {
     name = 'UnrecoverableError';
+    constructor(message, options = {}) {
+        super('job_failed', message, { ...options, retryable: false });
+    }
+}
+const badRequest = (message) => new errors_DocwrightError('invalid_request', message);
+const notFound = (message) => new errors_DocwrightError('not_found', message);
+const conflict = (message) => new errors_DocwrightError('conflict', message);
+const forbidden = (message) => new errors_DocwrightError('forbidden', message);
+const unauthorized = (message) => new errors_DocwrightError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+/**
+ * How an error that is not ours is treated when it ends a job run: a plain `Error` from a library
+ * or a bug says nothing about whether it heals (a dropped connection does, a TypeError does not),
+ * so it is retried, but only `UNKNOWN_ERROR_ATTEMPTS` times in all before the job fails with it.
+ */
+const UNKNOWN_ERROR_ATTEMPTS = 3;
+/** Whether trying again may help: our errors say so; unknown ones are given a few tries. */
+function errors_isRetryable(error) {
+    return errors_DocwrightError.isInstance(error) ? error.retryable : true;
 }
 
 ;// CONCATENATED MODULE: ./src/github/request-error.ts
@@ -48027,12 +48082,12 @@ function requestLine(error) {
  */
 function gitHubFailure(sentence, classified) {
     return classified.retryable
-        ? new DocwrightError(502, 'forge_error', sentence)
+        ? new DocwrightError('forge_error', sentence, { retryable: true })
         : new UnrecoverableError(sentence);
 }
 /** A GitHub that is not set up for a repository (no app installation, no token): nothing to retry. */
 function gitHubNotConfigured(sentence) {
-    return new DocwrightError(502, 'forge_error', sentence);
+    return new DocwrightError('forge_error', sentence, { retryable: false });
 }
 
 ;// CONCATENATED MODULE: ./src/action/action-error.ts
@@ -48046,7 +48101,7 @@ class ActionError extends Error {
 
 
 /**
- * Turns any failure into the one sentence the step fails with (issue 5: 401/403/404/429 each
+ * Turns any failure into the one sentence the step fails with (401/403/404/429 each
  * explained). The server's own message is kept, since it names the field or the job; secrets never
  * reach it (the server does not echo keys, and Octokit redacts its authorization header).
  */
@@ -48062,8 +48117,8 @@ function describeError(error, context) {
     const github = classifyRequestError(error);
     if (github)
         return describeGitHubError(github, error);
-    if (error instanceof TypeError)
-        return `Could not reach the docwright server at ${context.baseUrl}: ${causeOf(error)}. Check \`base-url\` and that the server is reachable from the runner.`;
+    if (error instanceof ApiUnreachableError)
+        return `${error.message}. Check \`base-url\` and that the server is reachable from the runner.`;
     return `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
 }
 function describeApiError(error, { baseUrl, projectId }) {
@@ -48095,12 +48150,6 @@ function describeGitHubError(failure, error) {
     if (failure.kind === 'credentials' || failure.kind === 'forbidden')
         return `GitHub refused ${request} (${failure.status}: ${message}). Give the workflow \`permissions: issues: write, pull-requests: write\`, or pass a \`github-token\` that has them.`;
     return `GitHub answered ${request} with ${failure.status}: ${message}.`;
-}
-function causeOf(error) {
-    const cause = error.cause;
-    if (cause instanceof Error)
-        return cause.message;
-    return error.message;
 }
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
@@ -48263,7 +48312,7 @@ function botName(login) {
 function jobMarker(jobId) {
     return `<!-- docwright-job: ${jobId} -->`;
 }
-const MARKER = /<!-- docwright-job: ([\w.-]{1,100}) -->/g;
+const job_marker_MARKER = /<!-- docwright-job: ([\w.-]{1,100}) -->/g;
 /**
  * The job id of the last marker in `text`, or null. The last one wins because ours is written at the
  * end of the body, after any text quoted from elsewhere.
@@ -48272,7 +48321,7 @@ function findJobMarker(text) {
     if (!text)
         return null;
     let jobId = null;
-    for (const match of text.matchAll(MARKER))
+    for (const match of text.matchAll(job_marker_MARKER))
         jobId = match[1] ?? null;
     return jobId;
 }
@@ -48343,7 +48392,7 @@ const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin
 function isPermissionLevel(value) {
     return PERMISSION_LEVELS.includes(value);
 }
-/** Whether someone with `actual` access meets `minimum` (DESIGN: write by default, configurable). */
+/** Whether someone with `actual` access meets `minimum` (write by default, configurable). */
 function hasPermission(actual, minimum) {
     return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(minimum);
 }
@@ -48795,7 +48844,7 @@ function cell(text) {
 
 
 /**
- * Routes an event (issue 5, "Behaviour"): comments need the command on their first line, must be
+ * Routes an event: comments need the command on their first line, must be
  * new (an edit would run the same request twice) and not by a bot unless allowed; other events take
  * the `prompt` input. The commenter's permission is checked afterwards, since it needs GitHub.
  */
@@ -48828,7 +48877,7 @@ const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 
 const FINAL = new Set(['completed', 'archived', 'failed']);
 /**
- * Polls `GET /v2/agent/{projectId}/job/{id}` until the job is completed, archived or failed (spec 3),
+ * Polls `GET /v2/agent/{projectId}/job/{id}` until the job is completed, archived or failed,
  * the timeout passes (one last read at the deadline), or `signal` aborts. A poll that still fails
  * after the client's own retries is not fatal while time remains: a server restart must not fail a
  * job that is fine.
@@ -48872,7 +48921,7 @@ async function abortableSleep(ms, signal) {
 
 
 
-/** Creates a job, or sends a follow-up message when `target` names one (spec 4.1, 4.2). */
+/** Creates a job, or sends a follow-up message when `target` names one. */
 async function startJob(context, prompt, target) {
     const { client, inputs, log } = context;
     if (target) {
@@ -49117,7 +49166,7 @@ const log = {
     warning: (message) => warning(message),
 };
 /**
- * The Action's entry (STYLE 1): the only place that reads inputs and the runner's environment.
+ * The Action's entry: the only place that reads inputs and the runner's environment.
  * It builds the typed inputs, the API client and the GitHub client, runs the event, and turns the
  * result into outputs, a job summary and, when the job did not succeed, one failing sentence.
  */

@@ -31,7 +31,7 @@ export interface PreparedAnswer {
 const HISTORY_TURNS = 20;
 
 /**
- * The documentation assistant (issue 3): continues or starts a thread, retrieves the sections that
+ * The documentation assistant: continues or starts a thread, retrieves the sections that
  * answer the conversation, and hands them to the answerer. Streams are written by the caller.
  */
 export class Assistant {

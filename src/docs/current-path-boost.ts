@@ -2,7 +2,7 @@ import type { SiteMetadata } from './site-metadata.js';
 import { parentUrlPath } from './url-path.js';
 
 /**
- * The `currentPath` boost (issue 3: "boosts that page and its neighbours"). A reader asking from a
+ * The `currentPath` boost ("boosts that page and its neighbours"). A reader asking from a
  * page most likely asks about it, or about the pages next to it. The boost multiplies the bm25
  * score, so it reorders sections that already match the question and never lifts one that does not.
  */

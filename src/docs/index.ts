@@ -1,5 +1,5 @@
 /**
- * The docs index and retrieval of the assistant (issue 3): parse Markdown/MDX pages into sections,
+ * The docs index and retrieval of the assistant: parse Markdown/MDX pages into sections,
  * index them with SQLite FTS5, and search them for a conversation.
  */
 export {

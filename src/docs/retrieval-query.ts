@@ -27,7 +27,7 @@ const REFERENCE =
 const CONTINUATION = /^\s*(and|also|or|but|so|then|what about|how about|same for|ok|okay)\b/i;
 
 /**
- * The text to search the docs with for a conversation (issue 3, "Retrieval"): the last user
+ * The text to search the docs with for a conversation: the last user
  * message, then — when it is a follow-up that leans on earlier turns — the previous user turn(s),
  * then the `context` values. The order matters: the query builder keeps the first words when it
  * has to cut, so the reader's own question always survives.

@@ -1,5 +1,5 @@
 /**
- * Shapes shared by the docs parser and the index (issue 3, "Docs index"). A page is one Markdown or
+ * Shapes shared by the docs parser and the index. A page is one Markdown or
  * MDX file; a section is the text under one heading, which is what retrieval returns.
  */
 
@@ -50,7 +50,7 @@ export interface PageMetadata {
   tab?: string;
 }
 
-/** Filter of an assistant request (issue 3: `{version?, language?, groups?: string[]}`). */
+/** Filter of an assistant request (`{version?, language?, groups?: string[]}`). */
 export interface SearchFilter {
   version?: string;
   language?: string;

@@ -43,7 +43,7 @@ interface Excerpt {
 }
 
 /**
- * The offline answer (DESIGN, "Answers"): for each retrieved page that holds enough of the
+ * The offline answer: for each retrieved page that holds enough of the
  * question, in rank order, its sentences, list items, tables or code closest in meaning to the
  * question, cited; pages past the first few are listed. When even the best passage holds too
  * little of the question, it says the docs do not cover it instead of guessing. In a thread,
