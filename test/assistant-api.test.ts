@@ -112,6 +112,11 @@ describe('assistant endpoints', () => {
       /context type must be code or textSelection/,
     ],
     [
+      'a message in the version 1 shape',
+      { fp: 'anonymous', messages: [{ role: 'user', content: 'How do I install it?' }] },
+      /messages\.0\.parts: parts is required: version 2 messages carry their text as parts, e\.g\. \[\{"type":"text"/,
+    ],
+    [
       'filter groups not strings',
       ask('x', { filter: { groups: 'Guides' } }),
       /filter.groups must be an array/,

@@ -78,7 +78,7 @@ function bannerLines(config: Config, webhooks: boolean, setup: boolean): string[
   if (github.webhookProxyUrl && webhooks) lines.push(`Webhooks forwarded from ${github.webhookProxyUrl}`);
   if (setup) {
     lines.push(
-      `Register the GitHub App: ${publicUrl}/probot (Probot's setup flow writes APP_ID, PRIVATE_KEY and WEBHOOK_SECRET to .env; then restart with: node --env-file=.env lib/cli.js serve)`,
+      `Register the GitHub App: ${publicUrl}/probot (Probot's setup flow writes APP_ID, PRIVATE_KEY and WEBHOOK_SECRET to .env; then restart with: npm start, which reads .env)`,
     );
   }
   return lines;

@@ -22,7 +22,13 @@ const RoleSchema = z.enum(['system', 'user', 'assistant'], {
 export const MessageV2Schema = z.object({
   id: z.string().optional(),
   role: RoleSchema,
-  parts: z.array(PartSchema, { error: 'parts must be an array of message parts' }),
+  parts: z.array(PartSchema, {
+    // `{ role, content }` is what most people type first: say what version 2 wants instead.
+    error: (issue) =>
+      issue.input === undefined
+        ? 'parts is required: version 2 messages carry their text as parts, e.g. [{"type":"text","text":"How do I install it?"}] (a content string alone is the version 1 shape)'
+        : 'parts must be an array of message parts',
+  }),
 });
 
 export const MessageV1Schema = z.object({
