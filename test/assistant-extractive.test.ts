@@ -5,6 +5,7 @@ import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { ModelAnswerer } from '../src/assistant/answer/model.js';
 import { retrieve } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
+import type { SearchHit } from '../src/docs/index.js';
 import type { ConversationTurn } from '../src/protocol/assistant.js';
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
@@ -87,6 +88,39 @@ describe('extractive answers', () => {
     ).toBeLessThanOrEqual(2);
     const fewer = await ask([user('custom domain DNS record')], 2);
     expect(fewer.sources).toHaveLength(2);
+  });
+
+  it('keeps a found page that holds only part of the question, in rank order, but not one matched on a single common word', () => {
+    // The page that answers often says "secrets" where the reader wrote "keys": it holds a small
+    // share of the question's words, yet it is the one search found for it.
+    const hit = (urlPath: string, relevance: number, body: string): SearchHit => ({
+      urlPath,
+      anchor: '',
+      url: urlPath,
+      pageTitle: urlPath.slice(1),
+      heading: '',
+      headings: [],
+      snippet: body,
+      body,
+      language: 'en',
+      groups: [],
+      score: relevance,
+      relevance,
+    });
+    const passages = [
+      hit('/agent-config', 1, 'Set your agent keys in the agent configuration file.'),
+      hit('/overview', 0.6, 'An overview of agents.'),
+      hit('/secrets', 0.2, 'Store secrets with the secrets command; your agent reads them at start.'),
+      hit('/changelog', 0.1, 'Changes of each release of the agent.'),
+    ];
+    const conversation = [user('where do I put the keys for my agent')];
+    const answer = answerer.answer({
+      conversation,
+      query: conversation[0]!.text,
+      passages,
+      signal: new AbortController().signal,
+    });
+    expect(answer.sources.map((source) => source.url)).toEqual(['/agent-config', '/overview', '/secrets']);
   });
 
   it('declines a question that shares only common words with the docs', async () => {

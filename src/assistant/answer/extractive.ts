@@ -18,8 +18,19 @@ import {
  * sourdough": two words found, the rare ones not) against reader questions on two sites.
  */
 export const ANSWER_RELEVANCE_THRESHOLD = 0.55;
-/** A further passage is cited when it holds at least this share of the question. */
-export const CITE_RELEVANCE_THRESHOLD = 0.3;
+/**
+ * The bar for a follow-up in a thread that already has an answer: it leans on that answer for
+ * its subject ("how long does it take?"), so a lower share of its own words is enough.
+ */
+export const FOLLOW_UP_RELEVANCE_THRESHOLD = 0.3;
+/**
+ * Once the question is answered, a further retrieved page is cited when it holds at least this
+ * share of the question. Readers' words are spread over pages: the page that answers often holds
+ * only a third or a quarter of them (it says "secrets" where the reader wrote "keys"), and
+ * listing it costs a line, while leaving it out loses the answer. Below this a page matched on one
+ * common word.
+ */
+export const CITE_RELEVANCE_THRESHOLD = 0.15;
 /** Characters of prose in one answer (code blocks come on top). */
 const PROSE_BUDGET = 1100;
 /** Passages quoted; further cited pages are listed by title. */
@@ -56,12 +67,10 @@ export class ExtractiveAnswerer implements Answerer {
     const question = input.conversation.at(-1)?.text ?? input.query;
     const passages = distinctPages(input.passages);
     const best = Math.max(0, ...passages.map((passage) => passage.relevance));
-    // A follow-up in a thread that already has an answer leans on it for its subject ("how long
-    // does it take?"): the bar is the one for citing, not the one for a fresh question.
     const answered = input.conversation
       .slice(0, -1)
       .some((turn) => turn.role === 'assistant' && !turn.text.startsWith(NOT_COVERED));
-    const threshold = answered ? CITE_RELEVANCE_THRESHOLD : ANSWER_RELEVANCE_THRESHOLD;
+    const threshold = answered ? FOLLOW_UP_RELEVANCE_THRESHOLD : ANSWER_RELEVANCE_THRESHOLD;
     if (best < threshold || queryTerms(input.query).length === 0) {
       return { sources: [], text: toAsync(wordDeltas(notCovered(passages[0]))) };
     }

@@ -1,0 +1,56 @@
+/**
+ * Where the answer step's relevance bars fall on the tuning half: `npx tsx bench/relevance-margins.ts`.
+ * Prints, per site, the best passage's relevance for reader questions and off-topic questions, and
+ * the relevance of the expected page when it is retrieved but not first.
+ */
+import { retrieve } from '../src/assistant/retrieve.js';
+import { DocsIndex } from '../src/docs/docs-index.js';
+import { SITES, half, loadSite, offTopicQuestions, readerQuestions } from './reader-questions.js';
+
+const which = process.argv.includes('--held-out') ? 'held-out' : 'tune';
+for (const site of SITES) {
+  const corpus = loadSite(site);
+  if (!corpus) continue;
+  const index = DocsIndex.build(corpus.files, {
+    navigation: corpus.navigation,
+    mintignore: corpus.mintignore,
+  });
+  const best = (query: string) => {
+    const { passages } = retrieve(index, {
+      conversation: [{ role: 'user', text: query }],
+      retrievalPageSize: 5,
+    });
+    return passages;
+  };
+  const reader = half(readerQuestions(site), which).map((question) => {
+    const passages = best(question.query);
+    const top = Math.max(0, ...passages.map((passage) => passage.relevance));
+    const expected = passages.find((passage) => question.expected.includes(passage.urlPath));
+    return { query: question.query, top, expected: expected?.relevance };
+  });
+  const offTopic = half(offTopicQuestions(), which).map((query) => ({
+    query,
+    top: Math.max(0, ...best(query).map((passage) => passage.relevance)),
+  }));
+  console.log(`\n${site}: reader questions, best relevance (sorted)`);
+  console.log(
+    reader
+      .map((item) => item.top.toFixed(2))
+      .sort()
+      .join(' '),
+  );
+  console.log(`${site}: expected page's relevance when retrieved`);
+  console.log(
+    reader
+      .filter((item) => item.expected !== undefined)
+      .map((item) => item.expected!.toFixed(2))
+      .sort()
+      .join(' '),
+  );
+  for (const item of reader.filter((entry) => entry.top < 0.6))
+    console.log(`  low: ${item.top.toFixed(2)} ${item.query} (expected ${item.expected?.toFixed(2)})`);
+  console.log(`${site}: off-topic, best relevance`);
+  for (const item of offTopic.sort((a, b) => b.top - a.top))
+    console.log(`  ${item.top.toFixed(2)} ${item.query}`);
+  index.close();
+}
