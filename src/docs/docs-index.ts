@@ -43,7 +43,7 @@ export const RELEVANCE_RANK_FLOOR = 1;
  * How much a page whose title holds the question counts above one whose text does: score x
  * (1 + weight x the share of the question in the title). Readers name what a page is about.
  */
-export const TITLE_RANK_WEIGHT = 0.5;
+export const TITLE_RANK_WEIGHT = 1;
 
 /** The usual constant of reciprocal rank fusion: a rank r counts 1 / (60 + r). */
 export const RRF_K = 60;
