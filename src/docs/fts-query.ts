@@ -60,10 +60,7 @@ export function queryTerms(text: string, maxTerms = MAX_QUERY_TERMS): string[] {
 
 /**
  * The concepts of a question: its words, each with the alternatives that find it, plus one
- * concept per reader phrase the synonym table knows ("cut off" -> interruption). A phrase's words
- * are that one concept, not others besides: "log" of "log in" counted again would make a page
- * about logs look like it holds more of a question about signing in, and a page that says
- * "interruptions" look like it lacks the reader's "cut".
+ * concept per reader phrase the synonym table knows ("cut off" -> interruption).
  */
 export function queryConcepts(text: string, maxTerms = MAX_QUERY_TERMS): QueryConcept[] {
   let synonyms = 0;
@@ -79,13 +76,11 @@ export function queryConcepts(text: string, maxTerms = MAX_QUERY_TERMS): QueryCo
     const concept = { term, alternatives: withSynonyms(synonymsOfWord(term), own) };
     return addressed.has(term) ? { ...concept, placeholder: true } : concept;
   });
-  const phrased = new Set<string>();
   for (const { phrase, docs } of phraseSynonyms(text)) {
     if (concepts.some((concept) => concept.term === phrase)) continue;
     concepts.push({ term: phrase, alternatives: withSynonyms(docs, [quote(phrase)]) });
-    for (const word of phrase.split(' ')) phrased.add(word);
   }
-  return concepts.filter((concept) => !phrased.has(concept.term));
+  return concepts;
 }
 
 /** `"term1" OR "term2" ...` over every alternative of every concept, or null when there is none. */
