@@ -4,6 +4,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateFile, ensurePrivateFolder } from '../private-files.js';
 import { migrationProvider } from './migrations.js';
+import { withStatementCache } from './statement-cache.js';
 import type { Database } from './schema.js';
 
 /** An open database: the Kysely handle, and the raw client the rate limiter shares. */
@@ -54,7 +55,7 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }

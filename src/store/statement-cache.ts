@@ -1,0 +1,39 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely';
+import type { SqliteDatabase } from '../sqlite.js';
+
+/** How many distinct SQL texts keep a prepared statement; the store issues far fewer. */
+const MAX_STATEMENTS = 256;
+
+/**
+ * The database as Kysely's SQLite driver sees it, with prepared statements kept per SQL text.
+ * Kysely prepares the compiled SQL on every query, and preparing costs more than running one of
+ * the store's indexed reads; the store's queries are a small fixed set, so each is prepared once.
+ * A statement still iterating (a streamed query) is busy, so a second user gets a fresh one.
+ */
+export function withStatementCache(
+  sqlite: SqliteDatabase,
+  maxStatements = MAX_STATEMENTS,
+): KyselySqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => {
+      statements.clear();
+      sqlite.close();
+    },
+    prepare: (text: string) => {
+      const cached = statements.get(text);
+      if (cached && !cached.busy) {
+        // Re-inserted so the map's order is least recently used first.
+        statements.delete(text);
+        statements.set(text, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(text);
+      if (cached) return statement;
+      statements.set(text, statement);
+      if (statements.size > maxStatements) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+  };
+}
