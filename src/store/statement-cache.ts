@@ -5,18 +5,22 @@ import type { SqliteDatabase } from '../sqlite.js';
 /** How many distinct SQL texts keep a prepared statement; the store issues far fewer. */
 const MAX_STATEMENTS = 256;
 
+/** What Kysely's SQLite driver and rate-limiter-flexible call on a better-sqlite3 database. */
+export type CachedStatementsDatabase = KyselySqliteDatabase & Pick<SqliteDatabase, 'transaction'>;
+
 /**
- * The database as Kysely's SQLite driver sees it, with prepared statements kept per SQL text.
- * Kysely prepares the compiled SQL on every query, and preparing costs more than running one of
- * the store's indexed reads; the store's queries are a small fixed set, so each is prepared once.
- * A statement still iterating (a streamed query) is busy, so a second user gets a fresh one.
+ * The database with prepared statements kept per SQL text, for Kysely's SQLite driver and the rate
+ * limiter: both prepare their SQL on every query, and preparing costs more than running one of the
+ * store's indexed reads. Their queries are a small fixed set, so each is prepared once. A statement
+ * still iterating (a streamed query) is busy, so a second user gets a fresh one.
  */
 export function withStatementCache(
   sqlite: SqliteDatabase,
   maxStatements = MAX_STATEMENTS,
-): KyselySqliteDatabase {
+): CachedStatementsDatabase {
   const statements = new Map<string, BetterSqlite3.Statement>();
   return {
+    transaction: (fn) => sqlite.transaction(fn),
     close: () => {
       statements.clear();
       sqlite.close();
