@@ -257,6 +257,17 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     expect((await store.threads.get('thread_1'))?.updated_at).toBe(at(3).toISOString());
   });
 
+  it('creates a thread with its first question in one step, redacted like an appended one', async () => {
+    const secret = `svc_${'a'.repeat(40)}`;
+    await store.threads.create({ id: 'thread_2', projectId: 'docs', domain: 'docs', fp: 'fp' }, at(1), [
+      { role: 'user', content: `my key is ${secret}` },
+    ]);
+    const [question] = await store.threads.messages('thread_2');
+    expect(question).toMatchObject({ role: 'user', created_at: at(1).toISOString() });
+    expect(question?.content).not.toContain(secret);
+    expect((await store.threads.get('thread_2'))?.updated_at).toBe(at(1).toISOString());
+  });
+
   it('handles a webhook delivery once, whichever connection sees it first', async () => {
     const other = await open();
     const claims = await Promise.all([

@@ -80,9 +80,14 @@ export class Assistant {
     const answer = this.options.answererFor(project).answer({ conversation, query, passages, signal });
     // The thread and the question are stored before the answer streams: the id the client gets in
     // the first chunk must continue the conversation even when this answer fails or is stopped.
-    if (!request.threadId)
-      await store.threads.create({ id: threadId, projectId: project.id, domain, fp: request.fp });
-    await store.threads.append(threadId, [{ role: 'user', content: question }]);
+    const asked = [{ role: 'user' as const, content: question }];
+    if (request.threadId) await store.threads.append(threadId, asked);
+    else
+      await store.threads.create(
+        { id: threadId, projectId: project.id, domain, fp: request.fp },
+        new Date(),
+        asked,
+      );
     return {
       threadId,
       messageId: `msg_${randomString(16, 'abcdefghijklmnopqrstuvwxyz0123456789')}`,

@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Assistant } from '../assistant/assistant.js';
 import type { JobService } from '../engine/job-service.js';
@@ -37,19 +37,21 @@ export function createApp(deps: AppDependencies): Hono {
   app.onError((error, c) => errorResponse(error, c, deps.logger));
 
   const maxSize = deps.maxBodyBytes ?? MAX_BODY_BYTES;
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize,
-      // The 413 may go out before the body was read (a declared Content-Length over the limit):
-      // the rest of the body is still on its way, so the connection cannot carry another request.
-      onError: () => {
-        throw new DocwrightError('payload_too_large', `Request body is larger than ${maxSize} bytes`, {
-          headers: { Connection: 'close' },
-        });
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize,
+    // The 413 may go out before the body was read (a declared Content-Length over the limit):
+    // the rest of the body is still on its way, so the connection cannot carry another request.
+    onError: () => {
+      throw new DocwrightError('payload_too_large', `Request body is larger than ${maxSize} bytes`, {
+        headers: { Connection: 'close' },
+      });
+    },
+  });
+  // No route reads the body of a GET or HEAD, and asking the server adapter for a body makes it
+  // build a whole web Request (and its AbortController) for every read.
+  const limitBodies: MiddlewareHandler = (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next);
+  app.use('*', limitBodies);
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/openapi.json', (c) => c.json(openApiDocument(deps.version)));

@@ -97,7 +97,7 @@ export class RateLimits {
     }
     return new RateLimiterSQLite({
       ...shared,
-      storeClient: this.database.sqlite,
+      storeClient: this.database.statements,
       storeType: 'better-sqlite3',
     });
   }

@@ -2,12 +2,16 @@ import type { Kysely, Selectable } from 'kysely';
 import { newKeyId } from '../ids.js';
 import { generateKey, hashKey, type KeyKind } from '../keys.js';
 import type { ApiKeyTable, Database } from './schema.js';
+import { VerifiedKeys } from './verified-keys.js';
 
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 
 /** API keys, stored as SHA-256 hashes: the key itself is returned once, at creation. */
 export class ApiKeyStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly verified = new VerifiedKeys<ApiKeyRow>(),
+  ) {}
 
   /** Creates a key for a project (admin) or a domain (assistant); returns the only copy of the key. */
   async create(
@@ -28,13 +32,18 @@ export class ApiKeyStore {
     return { key, row };
   }
 
+  /** The unrevoked key with this hash; one found is trusted for a few seconds (see VerifiedKeys). */
   async findByHash(hash: string): Promise<ApiKeyRow | undefined> {
-    return this.db
+    const known = this.verified.get(hash);
+    if (known) return known;
+    const row = await this.db
       .selectFrom('api_keys')
       .selectAll()
       .where('hash', '=', hash)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    if (row) this.verified.remember(hash, row);
+    return row;
   }
 
   async list(kind?: KeyKind): Promise<ApiKeyRow[]> {

@@ -4,6 +4,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateFile, ensurePrivateFolder } from '../private-files.js';
 import { migrationProvider } from './migrations.js';
+import { withStatementCache, type CachedStatementsDatabase } from './statement-cache.js';
 import type { Database } from './schema.js';
 
 /** An open database: the Kysely handle, and the raw client the rate limiter shares. */
@@ -17,6 +18,8 @@ interface OpenDatabaseBase {
 export interface OpenSqliteDatabase extends OpenDatabaseBase {
   dialect: 'sqlite';
   sqlite: SqliteDatabase;
+  /** The same database with its prepared statements kept: what Kysely and the rate limiter query through. */
+  statements: CachedStatementsDatabase;
 }
 
 export interface OpenPostgresDatabase extends OpenDatabaseBase {
@@ -54,9 +57,10 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const statements = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   await migrate(db);
-  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite, statements, close: () => db.destroy() };
 }
 
 /**

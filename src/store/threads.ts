@@ -15,9 +15,11 @@ export interface ThreadMessage {
 export class ThreadStore {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Creates a thread, with its first messages in the same transaction (one commit, not two). */
   async create(
     thread: { id: string; projectId: string; domain: string; fp: string },
     now = new Date(),
+    messages: ThreadMessage[] = [],
   ): Promise<ThreadRow> {
     const row: ThreadRow = {
       id: thread.id,
@@ -27,7 +29,17 @@ export class ThreadStore {
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     };
-    await this.db.insertInto('assistant_threads').values(row).execute();
+    if (messages.length === 0) {
+      await this.db.insertInto('assistant_threads').values(row).execute();
+      return row;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('assistant_threads').values(row).execute();
+      await trx
+        .insertInto('assistant_messages')
+        .values(messageRows(thread.id, messages, now))
+        .execute();
+    });
     return row;
   }
 
@@ -55,19 +67,21 @@ export class ThreadStore {
         .set({ updated_at: now.toISOString() })
         .where('id', '=', threadId)
         .execute();
-      // A reader who pastes a key into a question must not find it stored, nor in the reply to it.
       await trx
         .insertInto('assistant_messages')
-        .values(
-          messages.map((message) => ({
-            thread_id: threadId,
-            role: message.role,
-            content: redactSecrets(message.content),
-            sources: message.sources ? JSON.stringify(message.sources) : null,
-            created_at: now.toISOString(),
-          })),
-        )
+        .values(messageRows(threadId, messages, now))
         .execute();
     });
   }
+}
+
+function messageRows(threadId: string, messages: ThreadMessage[], now: Date) {
+  // A reader who pastes a key into a question must not find it stored, nor in the reply to it.
+  return messages.map((message) => ({
+    thread_id: threadId,
+    role: message.role,
+    content: redactSecrets(message.content),
+    sources: message.sources ? JSON.stringify(message.sources) : null,
+    created_at: now.toISOString(),
+  }));
 }
