@@ -39,7 +39,7 @@ describe('hybrid retrieval with an embedding model', () => {
     expect(index.search(question).map((hit) => hit.urlPath)).not.toContain('/billing/disputes');
 
     const embedder = new SectionEmbedder(model, 'scripted');
-    await embedder.embedIndex(index);
+    expect(await embedder.embedIndex(index, 'docs')).toMatchObject({ sections: 3, embedded: 3, reused: 0 });
     // Three sections, two per call: embedMany batches to the model's limit.
     expect(model.doEmbedCalls).toHaveLength(2);
     const vector = await embedder.embedQuery(question);
@@ -88,7 +88,7 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
     });
     const index = DocsIndex.build(files);
     const embedder = new SectionEmbedder(model, 'openai:text-embedding-3-small');
-    await embedder.embedIndex(index);
+    await embedder.embedIndex(index, 'docs');
     const vector = await embedder.embedQuery(question);
     expect(requests.map((request) => request.model)).toEqual([
       'text-embedding-3-small',
@@ -109,7 +109,9 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
       anthropic: {},
     });
     const index = DocsIndex.build(files);
-    await expect(new SectionEmbedder(model, 'openai').embedIndex(index)).rejects.toThrow(/Incorrect API key/);
+    const report = await new SectionEmbedder(model, 'openai').embedIndex(index, 'docs');
+    expect(report.modelError?.message).toMatch(/Incorrect API key/);
+    expect(report).toMatchObject({ vectors: undefined, embedded: 0, withoutVector: 3 });
     expect(index.hasVectors).toBe(false);
     expect(index.search('regions deploy')[0]?.urlPath).toBe('/deploy/regions');
     index.close();

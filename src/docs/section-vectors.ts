@@ -1,7 +1,8 @@
 /**
- * Embedding vectors of the sections of one docs index, kept beside its full-text index in the
- * same process and built with it (the FTS index is in memory and rebuilt per docs revision, so the
- * vectors live and die with it). Vectors are normalised once, so similarity is a dot product.
+ * Embedding vectors of the sections of one docs index, searched in memory beside its full-text
+ * index and replaced with it per docs revision. Where they come from (the embedding model, or
+ * vectors stored from an earlier build) is the caller's business. Vectors are normalised once, so
+ * similarity is a dot product.
  */
 export class SectionVectors {
   private readonly ids: number[];
@@ -10,7 +11,7 @@ export class SectionVectors {
   constructor(
     /** The embedding model's name, for logs. */
     readonly model: string,
-    vectors: ReadonlyMap<number, readonly number[]>,
+    vectors: ReadonlyMap<number, ArrayLike<number>>,
     readonly dimensions: number,
   ) {
     this.ids = [...vectors.keys()];
@@ -40,7 +41,7 @@ export class SectionVectors {
   }
 }
 
-function normalised(vector: readonly number[], dimensions: number): Float32Array {
+function normalised(vector: ArrayLike<number>, dimensions: number): Float32Array {
   const result = new Float32Array(dimensions);
   let norm = 0;
   for (let index = 0; index < dimensions; index += 1) {
