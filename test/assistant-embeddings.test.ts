@@ -6,6 +6,7 @@ import { retrieve } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
 import { loadConfig } from '../src/config.js';
 import { embeddingModel } from '../src/models.js';
+import { openStore } from '../src/store/index.js';
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
 const files = [
@@ -98,6 +99,56 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
     expect(requests[1]!.input).toEqual([question]);
     expect(index.search(question, { queryVector: vector })[0]?.urlPath).toBe('/billing/disputes');
     index.close();
+  });
+
+  it('sends the provider only text it has not embedded before, with the vectors stored', async () => {
+    const inputs: string[][] = [];
+    nock('https://api.openai.com')
+      .post('/v1/embeddings')
+      .times(3)
+      .reply(200, (_uri, body) => {
+        const request = body as { model: string; input: string[] };
+        inputs.push(request.input);
+        return {
+          object: 'list',
+          data: request.input.map((text, index) => ({
+            object: 'embedding',
+            index,
+            embedding: embedText(text),
+          })),
+          model: request.model,
+          usage: { prompt_tokens: 10, total_tokens: 10 },
+        };
+      });
+    const store = await openStore({ memory: true });
+    await store.projects.create({ id: 'docs', repository: '/repo', baseRef: 'main' });
+    const model = embeddingModel('openai:text-embedding-3-small', {
+      openai: { apiKey: 'sk-test' },
+      anthropic: {},
+    });
+    const embedder = new SectionEmbedder(model, 'openai:text-embedding-3-small', store.sectionEmbeddings);
+
+    const first = DocsIndex.build(files);
+    expect(await embedder.embedIndex(first, 'docs')).toMatchObject({ embedded: 3, reused: 0 });
+    // The same docs again (a restart, another replica): no request at all.
+    const again = DocsIndex.build(files);
+    expect(await embedder.embedIndex(again, 'docs')).toMatchObject({
+      embedded: 0,
+      reused: 3,
+      withoutVector: 0,
+    });
+    // One page edited: only its text goes out.
+    const edited = DocsIndex.build([
+      ...files.slice(0, 2),
+      { path: 'voice/greeting.mdx', content: page('Greeting', 'The agent says hello when a call starts.') },
+    ]);
+    expect(await embedder.embedIndex(edited, 'docs')).toMatchObject({ embedded: 1, reused: 2 });
+    expect(inputs[1]).toEqual([expect.stringContaining('when a call starts')]);
+    const vector = await embedder.embedQuery(question);
+    expect(inputs.map((input) => input.length)).toEqual([3, 1, 1]);
+    expect(again.search(question, { queryVector: vector })[0]?.urlPath).toBe('/billing/disputes');
+    for (const index of [first, again, edited]) index.close();
+    await store.close();
   });
 
   it('fails in words when the provider refuses, and the index still searches by text', async () => {

@@ -23,6 +23,9 @@ export class SectionVectors {
 
   /** Section ids by similarity to `query`, best first, among sections `allowed` lets through. */
   nearest(query: readonly number[], limit: number, allowed: (sectionId: number) => boolean): number[] {
+    // A question embedded with other dimensions (the model changed under the same name) is not
+    // comparable with these vectors: nothing is near it, and full-text search ranks alone.
+    if (query.length !== this.dimensions) return [];
     const vector = normalised(query, this.dimensions);
     const scored: { id: number; similarity: number }[] = [];
     for (let row = 0; row < this.ids.length; row += 1) {
