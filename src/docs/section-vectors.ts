@@ -17,7 +17,7 @@ export class SectionVectors {
     this.ids = [...vectors.keys()];
     this.matrix = new Float32Array(this.ids.length * dimensions);
     this.ids.forEach((id, row) =>
-      this.matrix.set(normalised(vectors.get(id)!, dimensions), row * dimensions),
+      normaliseInto(vectors.get(id)!, this.matrix.subarray(row * dimensions, (row + 1) * dimensions)),
     );
   }
 
@@ -26,7 +26,7 @@ export class SectionVectors {
     // A question embedded with other dimensions (the model changed under the same name) is not
     // comparable with these vectors: nothing is near it, and full-text search ranks alone.
     if (query.length !== this.dimensions) return [];
-    const vector = normalised(query, this.dimensions);
+    const vector = normaliseInto(query, new Float32Array(this.dimensions));
     const scored: { id: number; similarity: number }[] = [];
     for (let row = 0; row < this.ids.length; row += 1) {
       const id = this.ids[row]!;
@@ -44,15 +44,14 @@ export class SectionVectors {
   }
 }
 
-function normalised(vector: ArrayLike<number>, dimensions: number): Float32Array {
-  const result = new Float32Array(dimensions);
+/** Writes `vector` scaled to length 1 into `target` (whose length is the dimensions), in place. */
+function normaliseInto(vector: ArrayLike<number>, target: Float32Array): Float32Array {
+  // Copied first, then read back from `target` only: one typed-array loop whatever the input is.
+  if (vector.length === target.length && vector instanceof Float32Array) target.set(vector);
+  else for (let index = 0; index < target.length; index += 1) target[index] = vector[index] ?? 0;
   let norm = 0;
-  for (let index = 0; index < dimensions; index += 1) {
-    const value = vector[index] ?? 0;
-    result[index] = value;
-    norm += value * value;
-  }
+  for (let index = 0; index < target.length; index += 1) norm += target[index]! * target[index]!;
   norm = Math.sqrt(norm) || 1;
-  for (let index = 0; index < dimensions; index += 1) result[index]! /= norm;
-  return result;
+  for (let index = 0; index < target.length; index += 1) target[index]! /= norm;
+  return target;
 }
