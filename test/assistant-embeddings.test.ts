@@ -57,6 +57,43 @@ describe('hybrid retrieval with an embedding model', () => {
   });
 });
 
+describe('stored section embeddings', () => {
+  it('keeps what a model returned before it failed, so the next build sends only the rest', async () => {
+    // More sections than one round of texts (four requests of 2,048), so the texts go in two rounds.
+    const many = Array.from({ length: 8300 }, (_, number) => ({
+      path: `pages/page-${number}.mdx`,
+      content: page(`Page ${number}`, `Body of page number ${number}.`),
+    }));
+    let failSecondRound = true;
+    const rounds: number[] = [];
+    const model = new MockEmbeddingModelV3({
+      maxEmbeddingsPerCall: 2048,
+      doEmbed: ({ values }) => {
+        if (failSecondRound && rounds.reduce((sum, count) => sum + count, 0) >= 8192)
+          return Promise.reject(new Error('rate limited'));
+        rounds.push(values.length);
+        return Promise.resolve({ embeddings: values.map(() => [1, 0]), warnings: [] });
+      },
+    });
+    const store = await openStore({ memory: true });
+    await store.projects.create({ id: 'docs', repository: '/repo', baseRef: 'main' });
+    const embedder = new SectionEmbedder(model, 'scripted', store.sectionEmbeddings);
+    const index = DocsIndex.build(many);
+    const failed = await embedder.embedIndex(index, 'docs');
+    expect(failed).toMatchObject({ embedded: 8192, withoutVector: 108 });
+    expect(failed.modelError?.message).toMatch(/rate limited/);
+    expect((await store.sectionEmbeddings.load('docs', 'scripted')).size).toBe(8192);
+
+    failSecondRound = false;
+    rounds.length = 0;
+    const again = await embedder.embedIndex(index, 'docs');
+    expect(again).toMatchObject({ embedded: 108, reused: 8192, withoutVector: 0 });
+    expect(rounds).toEqual([108]);
+    index.close();
+    await store.close();
+  });
+});
+
 describe('hybrid retrieval through the OpenAI provider (network mocked by nock)', () => {
   beforeEach(() => nock.disableNetConnect());
   afterEach(() => {

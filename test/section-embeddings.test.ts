@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { MockEmbeddingModelV3 } from 'ai/test';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { DocsIndexes } from '../src/assistant/docs-indexes.js';
 import { contentHash, SectionEmbedder } from '../src/assistant/embeddings.js';
 import type { DocsIndex } from '../src/docs/index.js';
 import { LocalGitForge } from '../src/forge/local-git.js';
-import { silentLogger } from '../src/logger.js';
+import { createLogger } from '../src/logger.js';
 import { openStore, type ProjectRow, type Store } from '../src/store/index.js';
 import { createGitRepo, runGit, testGitEnvironment, type GitRepo } from './helpers/git-repo.js';
 import { DIALECTS, testDatabases, type TestLocation } from './helpers/postgres.js';
@@ -62,8 +63,19 @@ describe.each(DIALECTS)('section embeddings stored on %s', (dialect) => {
   let store: Store;
   let project: ProjectRow;
   const opened: { close(): unknown }[] = [];
+  let logs: Record<string, unknown>[] = [];
+  const logger = createLogger({
+    level: 'info',
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logs.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    }),
+  });
 
   beforeEach(async () => {
+    logs = [];
     location = await databases.create(dialect);
     repo = await createGitRepo(FILES);
     store = await openStore(location);
@@ -78,7 +90,7 @@ describe.each(DIALECTS)('section embeddings stored on %s', (dialect) => {
   const indexesWith = (embedder: SectionEmbedder) => {
     const indexes = new DocsIndexes({
       forge: new LocalGitForge({ environment: testGitEnvironment() }),
-      logger: silentLogger,
+      logger,
       embedder,
     });
     opened.push(indexes);
@@ -108,6 +120,10 @@ describe.each(DIALECTS)('section embeddings stored on %s', (dialect) => {
     const edited = await indexes.get(project);
     expect(edited).not.toBe(built);
     expect(first.texts.slice(8)).toEqual([expect.stringContaining('Refunds take ten days.')]);
+    expect(logs.filter((line) => line.msg === 'docs index embedded')).toEqual([
+      expect.objectContaining({ project: 'docs', sections: 8, reused: 0, embedded: 8, removed: 0 }),
+      expect.objectContaining({ project: 'docs', sections: 8, reused: 7, embedded: 1, removed: 1 }),
+    ]);
     // The old text's vector is gone: the table follows the docs, not their history.
     expect(await storedHashes(store, 'scripted')).toEqual(hashesOf(edited));
 
@@ -163,6 +179,13 @@ describe.each(DIALECTS)('section embeddings stored on %s', (dialect) => {
     // Seven of eight sections search by meaning from the store; the changed one by its words.
     expect(partial.hasVectors).toBe(true);
     expect(partial.search('four regions')[0]?.urlPath).toBe('/regions');
+    expect(logs.at(-1)).toMatchObject({
+      level: 40,
+      msg: 'embedding the docs failed; sections without a stored vector are searched full-text only',
+      error: 'embedding service unavailable',
+      reused: 7,
+      withoutVector: 1,
+    });
     expect(await storedHashes(store, 'scripted')).toEqual(before);
 
     const recovered = scriptedModel();
