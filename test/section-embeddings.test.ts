@@ -215,6 +215,25 @@ describe.each(DIALECTS)('section embeddings stored on %s', (dialect) => {
     expect(index.search(question, { queryVector: wide.vectorOf(question) })[0]?.urlPath).toBe('/keys');
   });
 
+  it('embeds from the model, as without a store, when the database cannot be read', async () => {
+    const closed = await openStore(location);
+    await closed.close();
+    const model = scriptedModel();
+    const index = await indexesWith(
+      new SectionEmbedder(model.model, 'scripted', closed.sectionEmbeddings),
+    ).get(project);
+    expect(model.texts).toHaveLength(8);
+    expect(index.hasVectors).toBe(true);
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: 'the stored section embeddings could not be read or updated',
+        embedded: 8,
+        withoutVector: 0,
+      }),
+    );
+  });
+
   it('stores float32 bytes, one row per text, apart by project and model', async () => {
     await store.projects.create({ id: 'other', repository: repo.dir, baseRef: 'main' });
     const vector = Float32Array.from([0.1, -2.5, 1e-7, 3]);

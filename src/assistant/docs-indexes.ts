@@ -81,7 +81,10 @@ export class DocsIndexes {
     const fields = { project: project.id, ...counts, ms: Math.round(performance.now() - started) };
     const { logger } = this.options;
     if (storeError)
-      logger.warn({ ...fields, error: storeError.message }, 'stored section embeddings could not be used');
+      logger.warn(
+        { ...fields, error: storeError.message },
+        'the stored section embeddings could not be read or updated',
+      );
     if (modelError)
       logger.warn(
         { ...fields, error: modelError.message },
