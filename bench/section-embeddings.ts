@@ -120,7 +120,7 @@ async function sqliteBytes(store: Store): Promise<number> {
 async function postgresBytes(
   files: DocsFile[],
   navigation: unknown,
-): Promise<{ rows: number; bytes: number } | string> {
+): Promise<{ rows: number; bytes: number; loadMs: number } | string> {
   if (!existsSync('/usr/lib/postgresql') && !process.env.DOCWRIGHT_TEST_DATABASE_URL)
     return 'PostgreSQL is not installed';
   const postgres = await startPostgres();
@@ -134,10 +134,16 @@ async function postgresBytes(
     );
     index.close();
     await sql`vacuum analyze section_embeddings`.execute(store.database.db);
+    const loadMs: number[] = [];
+    for (let round = 0; round < LOAD_ROUNDS; round += 1) {
+      const started = performance.now();
+      await store.sectionEmbeddings.load('docs', 'scripted');
+      loadMs.push(performance.now() - started);
+    }
     const { rows } = await sql<{ rows: number; bytes: number }>`select
       (select count(*) from section_embeddings) as rows,
       pg_total_relation_size('section_embeddings') as bytes`.execute(store.database.db);
-    return { rows: Number(rows[0]!.rows), bytes: Number(rows[0]!.bytes) };
+    return { rows: Number(rows[0]!.rows), bytes: Number(rows[0]!.bytes), loadMs: median(loadMs) };
   } finally {
     await store.close();
     await postgres.stop();
@@ -172,7 +178,7 @@ async function main(): Promise<void> {
       `- Space of the table and its key on SQLite: ${(bytes / 2 ** 20).toFixed(1)} MiB for ${load.rows} rows, ${perThousand(bytes, load.rows).toFixed(2)} MiB per 1,000 sections (the vector alone is ${((DIMENSIONS * 4 * 1000) / 2 ** 20).toFixed(2)} MiB).`,
       typeof postgres === 'string'
         ? `- PostgreSQL: not measured (${postgres}).`
-        : `- On PostgreSQL (table, TOAST and key): ${(postgres.bytes / 2 ** 20).toFixed(1)} MiB for ${postgres.rows} rows, ${perThousand(postgres.bytes, postgres.rows).toFixed(2)} MiB per 1,000 sections.`,
+        : `- On PostgreSQL (table, TOAST and key): ${(postgres.bytes / 2 ** 20).toFixed(1)} MiB for ${postgres.rows} rows, ${perThousand(postgres.bytes, postgres.rows).toFixed(2)} MiB per 1,000 sections; reading them back: ${postgres.loadMs.toFixed(0)} ms (median of ${LOAD_ROUNDS}).`,
     ];
     console.log(lines.join('\n'));
   } finally {
