@@ -27,6 +27,7 @@ const benchmarks: Record<string, () => Promise<string>> = {
   'retrieval-speed': script('bench/retrieval-speed.ts', 'Retrieval speed and index build'),
   'mdx-parse': script('bench/mdx-parse.ts', 'MDX parse speed of the blocking docs check'),
   'answer-quality': script('bench/answer-quality.ts', 'Answers on reader questions (two docs sites)'),
+  'section-embeddings': script('bench/section-embeddings.ts', 'Stored section embeddings'),
 };
 
 const only = process.argv.slice(2);

@@ -99,7 +99,11 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     });
   // Hybrid retrieval only when an embedding model is configured; offline, search is full-text.
   const embedder = config.embeddingModel
-    ? new SectionEmbedder(embeddingModel(config.embeddingModel, config.providers), config.embeddingModel)
+    ? new SectionEmbedder(
+        embeddingModel(config.embeddingModel, config.providers),
+        config.embeddingModel,
+        store.sectionEmbeddings,
+      )
     : undefined;
   const indexes = new DocsIndexes({ forge, logger, embedder });
   // Each replica keeps its own index; the store carries the news of a change to all of them.

@@ -6,6 +6,7 @@ import { retrieve } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
 import { loadConfig } from '../src/config.js';
 import { embeddingModel } from '../src/models.js';
+import { openStore } from '../src/store/index.js';
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
 const files = [
@@ -39,7 +40,7 @@ describe('hybrid retrieval with an embedding model', () => {
     expect(index.search(question).map((hit) => hit.urlPath)).not.toContain('/billing/disputes');
 
     const embedder = new SectionEmbedder(model, 'scripted');
-    await embedder.embedIndex(index);
+    expect(await embedder.embedIndex(index, 'docs')).toMatchObject({ sections: 3, embedded: 3, reused: 0 });
     // Three sections, two per call: embedMany batches to the model's limit.
     expect(model.doEmbedCalls).toHaveLength(2);
     const vector = await embedder.embedQuery(question);
@@ -53,6 +54,43 @@ describe('hybrid retrieval with an embedding model', () => {
     const french = index.search(question, { queryVector: vector, filter: { language: 'fr' } });
     expect(french).toEqual([]);
     index.close();
+  });
+});
+
+describe('stored section embeddings', () => {
+  it('keeps what a model returned before it failed, so the next build sends only the rest', async () => {
+    // More sections than one round of texts (four requests of 2,048), so the texts go in two rounds.
+    const many = Array.from({ length: 8300 }, (_, number) => ({
+      path: `pages/page-${number}.mdx`,
+      content: page(`Page ${number}`, `Body of page number ${number}.`),
+    }));
+    let failSecondRound = true;
+    const rounds: number[] = [];
+    const model = new MockEmbeddingModelV3({
+      maxEmbeddingsPerCall: 2048,
+      doEmbed: ({ values }) => {
+        if (failSecondRound && rounds.reduce((sum, count) => sum + count, 0) >= 8192)
+          return Promise.reject(new Error('rate limited'));
+        rounds.push(values.length);
+        return Promise.resolve({ embeddings: values.map(() => [1, 0]), warnings: [] });
+      },
+    });
+    const store = await openStore({ memory: true });
+    await store.projects.create({ id: 'docs', repository: '/repo', baseRef: 'main' });
+    const embedder = new SectionEmbedder(model, 'scripted', store.sectionEmbeddings);
+    const index = DocsIndex.build(many);
+    const failed = await embedder.embedIndex(index, 'docs');
+    expect(failed).toMatchObject({ embedded: 8192, withoutVector: 108 });
+    expect(failed.modelError?.message).toMatch(/rate limited/);
+    expect((await store.sectionEmbeddings.load('docs', 'scripted')).size).toBe(8192);
+
+    failSecondRound = false;
+    rounds.length = 0;
+    const again = await embedder.embedIndex(index, 'docs');
+    expect(again).toMatchObject({ embedded: 108, reused: 8192, withoutVector: 0 });
+    expect(rounds).toEqual([108]);
+    index.close();
+    await store.close();
   });
 });
 
@@ -88,7 +126,7 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
     });
     const index = DocsIndex.build(files);
     const embedder = new SectionEmbedder(model, 'openai:text-embedding-3-small');
-    await embedder.embedIndex(index);
+    await embedder.embedIndex(index, 'docs');
     const vector = await embedder.embedQuery(question);
     expect(requests.map((request) => request.model)).toEqual([
       'text-embedding-3-small',
@@ -100,6 +138,56 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
     index.close();
   });
 
+  it('sends the provider only text it has not embedded before, with the vectors stored', async () => {
+    const inputs: string[][] = [];
+    nock('https://api.openai.com')
+      .post('/v1/embeddings')
+      .times(3)
+      .reply(200, (_uri, body) => {
+        const request = body as { model: string; input: string[] };
+        inputs.push(request.input);
+        return {
+          object: 'list',
+          data: request.input.map((text, index) => ({
+            object: 'embedding',
+            index,
+            embedding: embedText(text),
+          })),
+          model: request.model,
+          usage: { prompt_tokens: 10, total_tokens: 10 },
+        };
+      });
+    const store = await openStore({ memory: true });
+    await store.projects.create({ id: 'docs', repository: '/repo', baseRef: 'main' });
+    const model = embeddingModel('openai:text-embedding-3-small', {
+      openai: { apiKey: 'sk-test' },
+      anthropic: {},
+    });
+    const embedder = new SectionEmbedder(model, 'openai:text-embedding-3-small', store.sectionEmbeddings);
+
+    const first = DocsIndex.build(files);
+    expect(await embedder.embedIndex(first, 'docs')).toMatchObject({ embedded: 3, reused: 0 });
+    // The same docs again (a restart, another replica): no request at all.
+    const again = DocsIndex.build(files);
+    expect(await embedder.embedIndex(again, 'docs')).toMatchObject({
+      embedded: 0,
+      reused: 3,
+      withoutVector: 0,
+    });
+    // One page edited: only its text goes out.
+    const edited = DocsIndex.build([
+      ...files.slice(0, 2),
+      { path: 'voice/greeting.mdx', content: page('Greeting', 'The agent says hello when a call starts.') },
+    ]);
+    expect(await embedder.embedIndex(edited, 'docs')).toMatchObject({ embedded: 1, reused: 2 });
+    expect(inputs[1]).toEqual([expect.stringContaining('when a call starts')]);
+    const vector = await embedder.embedQuery(question);
+    expect(inputs.map((input) => input.length)).toEqual([3, 1, 1]);
+    expect(again.search(question, { queryVector: vector })[0]?.urlPath).toBe('/billing/disputes');
+    for (const index of [first, again, edited]) index.close();
+    await store.close();
+  });
+
   it('fails in words when the provider refuses, and the index still searches by text', async () => {
     nock('https://api.openai.com')
       .post('/v1/embeddings')
@@ -109,7 +197,9 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
       anthropic: {},
     });
     const index = DocsIndex.build(files);
-    await expect(new SectionEmbedder(model, 'openai').embedIndex(index)).rejects.toThrow(/Incorrect API key/);
+    const report = await new SectionEmbedder(model, 'openai').embedIndex(index, 'docs');
+    expect(report.modelError?.message).toMatch(/Incorrect API key/);
+    expect(report).toMatchObject({ vectors: undefined, embedded: 0, withoutVector: 3 });
     expect(index.hasVectors).toBe(false);
     expect(index.search('regions deploy')[0]?.urlPath).toBe('/deploy/regions');
     index.close();

@@ -24,7 +24,10 @@ export interface DocsIndexesOptions {
   /** How long a built index is trusted before the base branch is looked at again. */
   recheckMs?: number;
   now?: () => number;
-  /** With an embedding model configured: embeds each index's sections for hybrid retrieval. */
+  /**
+   * With an embedding model configured: gives each index's sections their vectors for hybrid
+   * retrieval (reusing those its store kept from earlier builds).
+   */
   embedder?: SectionEmbedder;
 }
 
@@ -63,21 +66,31 @@ export class DocsIndexes {
     this.entries.clear();
   }
 
-  /** Adds embedding vectors to a new index; a failing model leaves it full-text only, never unusable. */
+  /**
+   * Adds embedding vectors to a new index: stored ones for text embedded before (on any replica),
+   * the model's for the rest. A failing model leaves the sections it did not embed to full-text
+   * search, never an unusable index.
+   */
   private async embed(project: ProjectRow, index: DocsIndex): Promise<void> {
     if (!this.options.embedder) return;
     const started = performance.now();
-    try {
-      const vectors = await this.options.embedder.embedIndex(index);
-      const ms = Math.round(performance.now() - started);
-      this.options.logger.info({ project: project.id, model: vectors.model, ms }, 'docs index embedded');
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.options.logger.warn(
-        { project: project.id, error: message },
-        'embedding the docs failed; full-text search only',
+    const { vectors, modelError, storeError, ...counts } = await this.options.embedder.embedIndex(
+      index,
+      project.id,
+    );
+    const fields = { project: project.id, ...counts, ms: Math.round(performance.now() - started) };
+    const { logger } = this.options;
+    if (storeError)
+      logger.warn(
+        { ...fields, error: storeError.message },
+        'the stored section embeddings could not be read or updated',
       );
-    }
+    if (modelError)
+      logger.warn(
+        { ...fields, error: modelError.message },
+        'embedding the docs failed; sections without a stored vector are searched full-text only',
+      );
+    else logger.info({ ...fields, model: vectors?.model }, 'docs index embedded');
   }
 
   private async refresh(project: ProjectRow, entry: Entry | undefined): Promise<DocsIndex> {

@@ -21,3 +21,11 @@ export function autoIncrementKey(
     ? (column) => column.generatedByDefaultAsIdentity().primaryKey()
     : (column) => column.primaryKey().autoIncrement();
 }
+
+/**
+ * The column type of raw bytes, for every migration: `blob` on SQLite, `bytea` on PostgreSQL (which
+ * has no `blob`). Both come back to Node as a Buffer.
+ */
+export function binaryType(db: Kysely<unknown>): 'blob' | 'bytea' {
+  return dialectOf(db) === 'postgres' ? 'bytea' : 'blob';
+}

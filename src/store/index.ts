@@ -4,12 +4,14 @@ import { openDatabase, type DatabaseLocation, type OpenDatabase } from './databa
 import { JobStore } from './jobs.js';
 import { ProjectStore } from './projects.js';
 import { RunFileStore } from './run-files.js';
+import { SectionEmbeddingStore } from './section-embeddings.js';
 import { ThreadStore } from './threads.js';
 
 export type { ApiKeyRow } from './api-keys.js';
 export type { JobThreadRow, ThreadKey } from './bot.js';
 export type { ClaimedJob, JobMessageRow, JobRow, RunOutcome } from './jobs.js';
 export { projectWritable, type ProjectRow, type NewProject } from './projects.js';
+export type { SectionEmbeddingStore } from './section-embeddings.js';
 export type { ThreadMessage, ThreadMessageRow, ThreadRow } from './threads.js';
 
 /** The store: projects, keys and jobs over one database, SQLite or PostgreSQL with the same code. */
@@ -22,6 +24,8 @@ export class Store {
   readonly bot: BotStore;
   /** The files each run of a job committed. */
   readonly runFiles: RunFileStore;
+  /** Embedding vectors of the docs' sections, reused across index builds and replicas. */
+  readonly sectionEmbeddings: SectionEmbeddingStore;
 
   constructor(readonly database: OpenDatabase) {
     this.projects = new ProjectStore(database.db);
@@ -30,6 +34,7 @@ export class Store {
     this.threads = new ThreadStore(database.db);
     this.bot = new BotStore(database.db, this.projects);
     this.runFiles = new RunFileStore(database.db);
+    this.sectionEmbeddings = new SectionEmbeddingStore(database.db);
   }
 
   close(): Promise<void> {

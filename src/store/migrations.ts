@@ -1,11 +1,12 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { GITHUB_COM, hostOf } from '../github/hosts.js';
-import { autoIncrementKey } from './dialect.js';
+import { autoIncrementKey, binaryType } from './dialect.js';
 
 /**
  * Migrations live in code (not files found at run time) so the same list works from `lib/`, from
  * tests and from a bundle. Types stay portable between SQLite and PostgreSQL: text, integer, bigint;
- * numbered keys go through autoIncrementKey(db), which speaks either dialect.
+ * numbered keys go through autoIncrementKey(db) and bytes through binaryType(db), which speak either
+ * dialect.
  */
 const migrations: Record<string, Migration> = {
   '0001_initial': {
@@ -192,6 +193,26 @@ const migrations: Record<string, Migration> = {
     async down(db: Kysely<unknown>) {
       await sql`drop table if exists job_run_files`.execute(db);
       await db.schema.alterTable('projects').dropColumn('host').execute();
+    },
+  },
+  '0006_section_embeddings': {
+    // The embedding of each section text a project's docs index sent to the embedding model, so a
+    // rebuild, a restart or another replica embeds only text it has not seen. Keyed by the text's
+    // SHA-256, not by page or section: an unchanged section keeps its vector wherever it moves.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('section_embeddings')
+        .addColumn('project_id', 'text', (column) => column.notNull().references('projects.id'))
+        .addColumn('model', 'text', (column) => column.notNull())
+        .addColumn('content_hash', 'text', (column) => column.notNull())
+        .addColumn('dimensions', 'integer', (column) => column.notNull())
+        .addColumn('vector', binaryType(db), (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addPrimaryKeyConstraint('section_embeddings_key', ['project_id', 'model', 'content_hash'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table if exists section_embeddings`.execute(db);
     },
   },
 };

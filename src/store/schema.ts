@@ -115,6 +115,20 @@ export interface JobRunFilesTable {
   created_at: string;
 }
 
+/**
+ * One section text's embedding: little-endian float32 values, `dimensions` of them, for the text
+ * whose SHA-256 (hex) is `content_hash`, as `model` embedded it for the project's docs index.
+ */
+export interface SectionEmbeddingTable {
+  project_id: string;
+  /** The embedding model as configured (`openai:text-embedding-3-small`). */
+  model: string;
+  content_hash: string;
+  dimensions: number;
+  vector: Uint8Array;
+  created_at: string;
+}
+
 /** Webhook deliveries already handled, so a redelivery does nothing twice. */
 export interface WebhookDeliveryTable {
   id: string;
@@ -132,4 +146,5 @@ export interface Database {
   job_threads: JobThreadTable;
   webhook_deliveries: WebhookDeliveryTable;
   job_run_files: JobRunFilesTable;
+  section_embeddings: SectionEmbeddingTable;
 }
