@@ -10,6 +10,7 @@ import { runActionBenchmark } from './action-cold-start.js';
 import { runApiBenchmark } from './api-throughput.js';
 import { runAssistantTtfbBenchmark } from './assistant-ttfb.js';
 import { runGitHubRequestCountBenchmark } from './github-requests.js';
+import { runMemoryLoadBenchmark } from './memory-load.js';
 import { runReplicaBenchmark } from './replicas.js';
 
 const script = (file: string, title: string) => () =>
@@ -27,12 +28,16 @@ const benchmarks: Record<string, () => Promise<string>> = {
   'retrieval-speed': script('bench/retrieval-speed.ts', 'Retrieval speed and index build'),
   'mdx-parse': script('bench/mdx-parse.ts', 'MDX parse speed of the blocking docs check'),
   'answer-quality': script('bench/answer-quality.ts', 'Answers on reader questions (two docs sites)'),
+  'memory-load': runMemoryLoadBenchmark,
 };
+
+/** Run only when named (`npm run bench -- memory-load`, or `npm run bench:memory`): it takes 11 minutes. */
+const ON_REQUEST = new Set(['memory-load']);
 
 const only = process.argv.slice(2);
 const sections: string[] = [];
 for (const [name, benchmark] of Object.entries(benchmarks)) {
-  if (only.length > 0 && !only.includes(name)) continue;
+  if (only.length > 0 ? !only.includes(name) : ON_REQUEST.has(name)) continue;
   process.stderr.write(`bench: ${name}\n`);
   sections.push(await benchmark());
 }
