@@ -23,14 +23,25 @@ export const MINTLIFY_DOCS = path.resolve('../shared/corpora/mintlify-docs');
 
 export type Corpus = 'sample' | 'mintlify';
 
-async function withServer<T>(corpus: Corpus, run: (url: string, key: string) => Promise<T>): Promise<T> {
+/** CPU time (user + system) the process `pid` has used so far, in ms, from /proc/<pid>/stat. */
+export async function cpuMs(pid: number): Promise<number> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime, fields 14 and 15 of stat(5), counted from the third field here; 100 ticks a second.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function withServer<T>(
+  corpus: Corpus,
+  run: (url: string, key: string, pid: number) => Promise<T>,
+): Promise<T> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-bench-'));
   const env = corpus === 'mintlify' ? { ...process.env, BENCH_DOCS_DIR: MINTLIFY_DOCS } : process.env;
   const server = await startServer('docwright', 38103, dataDir, env);
   try {
     const url = `${server.url}/discovery/v2/assistant/bench/message`;
     await timeOne(url, server.assistantKey, QUESTIONS[0]!); // builds the docs index once
-    return await run(server.url, server.assistantKey);
+    return await run(server.url, server.assistantKey, server.child.pid!);
   } finally {
     server.child.kill('SIGTERM');
     await new Promise((resolve) => server.child.once('exit', resolve));
@@ -39,8 +50,9 @@ async function withServer<T>(corpus: Corpus, run: (url: string, key: string) => 
 }
 
 /** The closed loop: 50 in flight for the duration, from bench/api-load-client.ts. */
-export function measureClosedLoop(corpus: Corpus): Promise<KindReport> {
-  return withServer(corpus, async (url, assistantKey) => {
+export function measureClosedLoop(corpus: Corpus): Promise<KindReport & { serverCpuMsPerAnswer: number }> {
+  return withServer(corpus, async (url, assistantKey, pid) => {
+    const cpuBefore = await cpuMs(pid);
     const report = await loadFromProcess({
       url,
       concurrency: CONCURRENCY,
@@ -50,7 +62,8 @@ export function measureClosedLoop(corpus: Corpus): Promise<KindReport> {
     });
     if (!report.answer || report.answer.failures > 0)
       throw new Error(`assistant load failed: ${JSON.stringify(report.answer)}`);
-    return report.answer;
+    const serverCpuMsPerAnswer = ((await cpuMs(pid)) - cpuBefore) / report.answer.count;
+    return { ...report.answer, serverCpuMsPerAnswer: Math.round(serverCpuMsPerAnswer * 100) / 100 };
   });
 }
 
