@@ -60,6 +60,12 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
   const statements = withStatementCache(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   await migrate(db);
+  // rate-limiter-flexible's own table, made before any request can count in it (as on PostgreSQL).
+  sqlite.exec(`create table if not exists ${RATE_LIMIT_TABLE} (
+    key text primary key,
+    points integer not null default 0,
+    expire integer
+  )`);
   return { db, dialect: 'sqlite', sqlite, statements, close: () => db.destroy() };
 }
 
