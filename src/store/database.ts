@@ -5,6 +5,7 @@ import pg from 'pg';
 import { ensurePrivateFile, ensurePrivateFolder } from '../private-files.js';
 import { migrationProvider } from './migrations.js';
 import { withStatementCache, type CachedStatementsDatabase } from './statement-cache.js';
+import { SqliteWriteBatch } from './write-batch.js';
 import type { Database } from './schema.js';
 
 /** An open database: the Kysely handle, and the raw client the rate limiter shares. */
@@ -20,6 +21,8 @@ export interface OpenSqliteDatabase extends OpenDatabaseBase {
   sqlite: SqliteDatabase;
   /** The same database with its prepared statements kept: what Kysely and the rate limiter query through. */
   statements: CachedStatementsDatabase;
+  /** Hot writes of concurrent requests, committed together. */
+  writes: SqliteWriteBatch;
 }
 
 export interface OpenPostgresDatabase extends OpenDatabaseBase {
@@ -66,7 +69,12 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
     points integer not null default 0,
     expire integer
   )`);
-  return { db, dialect: 'sqlite', sqlite, statements, close: () => db.destroy() };
+  const writes = new SqliteWriteBatch(sqlite, statements);
+  const close = () => {
+    writes.flush();
+    return db.destroy();
+  };
+  return { db, dialect: 'sqlite', sqlite, statements, writes, close };
 }
 
 /**
