@@ -7,7 +7,7 @@ import {
 } from 'rate-limiter-flexible';
 import { DocwrightError } from '../errors.js';
 import { RATE_LIMIT_TABLE, type OpenDatabase } from '../store/database.js';
-import type { CachedStatementsDatabase } from '../store/statement-cache.js';
+import type { SqliteWriteBatch } from '../store/write-batch.js';
 
 /** rate-limiter-flexible's own upsert for SQLite (RateLimiterSQLite), so both write the same counts. */
 const SQLITE_UPSERT = `INSERT INTO ${RATE_LIMIT_TABLE} (key, points, expire)
@@ -57,7 +57,7 @@ export class RateLimits {
   async consumeAll(uses: readonly { name: string; key: string }[]): Promise<RateLimitHeaders[]> {
     const entries = uses.map((use) => ({ ...use, ...this.entry(use.name) }));
     if (this.database.dialect === 'sqlite') {
-      const counted = this.countInOneTransaction(this.database.statements, entries);
+      const counted = await this.countInOneTransaction(this.database.writes, entries);
       if (counted) return counted;
     }
     for (const use of entries) {
@@ -80,18 +80,19 @@ export class RateLimits {
   }
 
   /**
-   * SQLite: every count in one transaction (one commit instead of three, and no checks before), in
-   * the rows and the upsert rate-limiter-flexible itself writes, so its reads and other processes'
-   * counts see the same numbers. A limit found spent rolls the whole transaction back: nothing is
-   * counted. Undefined when the database cannot answer (busy past its timeout, a disk error): the
-   * caller then counts through the limiter, whose in-memory insurance takes over.
+   * SQLite: every count in one transaction (no checks before), shared with other requests' writes
+   * of the same moment (the group commit), in the rows and the upsert rate-limiter-flexible itself
+   * writes, so its reads and other processes' counts see the same numbers. A limit found spent
+   * undoes the request's counts: nothing is counted. Undefined when the database cannot answer
+   * (busy past its timeout, a disk error): the caller then counts through the limiter, whose
+   * in-memory insurance takes over.
    */
-  private countInOneTransaction(
-    statements: CachedStatementsDatabase,
+  private async countInOneTransaction(
+    writes: SqliteWriteBatch,
     entries: readonly { name: string; key: string; limiter: RateLimiterAbstract; rule: RateLimitRule }[],
-  ): RateLimitHeaders[] | undefined {
-    const count = statements.transaction(() => {
-      const upsert = statements.prepare(SQLITE_UPSERT);
+  ): Promise<RateLimitHeaders[] | undefined> {
+    const count = writes.run((prepare) => {
+      const upsert = prepare(SQLITE_UPSERT);
       const now = Date.now();
       return entries.map((use) => {
         const row = upsert.get(
@@ -112,7 +113,7 @@ export class RateLimits {
       });
     });
     try {
-      return count();
+      return await count;
     } catch (error) {
       if (error instanceof DocwrightError) throw error;
       return undefined;
