@@ -1,5 +1,4 @@
-import { coalescedStream } from './coalesced-stream.js';
-import type { AnswerStreamInput } from './types.js';
+import type { AnswerStream, AnswerStreamInput } from './types.js';
 
 /**
  * Version 1 (deprecated; AI SDK 4 with `streamProtocol: 'data'`): the data stream protocol, one
@@ -16,9 +15,9 @@ export const DATA_STREAM_HEADERS = {
 
 const part = (code: string, value: unknown) => `${code}:${JSON.stringify(value)}\n`;
 
-export function dataStreamResponse(input: AnswerStreamInput): Response {
+export function dataStream(input: AnswerStreamInput): AnswerStream {
   const usage = { promptTokens: 0, completionTokens: 0 };
-  const body = coalescedStream(part('f', { messageId: input.messageId }), async (write) => {
+  const produce = async (write: (text: string) => void) => {
     try {
       for (const source of input.answer.sources) {
         write(part('h', { sourceType: 'url', id: source.sourceId, url: source.url, title: source.title }));
@@ -36,6 +35,7 @@ export function dataStreamResponse(input: AnswerStreamInput): Response {
       input.onError(error);
       write(part('3', 'The assistant could not finish this answer. Please try again.'));
     }
-  });
-  return new Response(body, { status: 200, headers: { ...DATA_STREAM_HEADERS, ...input.headers } });
+  };
+  const headers = { ...DATA_STREAM_HEADERS, ...input.headers };
+  return { headers, first: part('f', { messageId: input.messageId }), produce };
 }

@@ -1,6 +1,5 @@
 import { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
-import { coalescedStream } from './coalesced-stream.js';
-import type { AnswerStreamInput } from './types.js';
+import type { AnswerStream, AnswerStreamInput } from './types.js';
 
 const ERROR_TEXT = 'The assistant could not finish this answer. Please try again.';
 
@@ -17,10 +16,10 @@ const event = (chunk: UIMessageChunk) => `data: ${JSON.stringify(chunk)}\n\n`;
  * releases do not know it, later ones refuse "unknown"). A failure mid-answer is an `error` chunk
  * with a generic text; the stream then ends as the AI SDK's does, with `[DONE]`.
  */
-export function uiMessageStreamResponse(input: AnswerStreamInput): Response {
+export function uiMessageStream(input: AnswerStreamInput): AnswerStream {
   const metadata = { threadId: input.threadId };
   const start = event({ type: 'start', messageId: input.messageId, messageMetadata: metadata });
-  const body = coalescedStream(start, async (write) => {
+  const produce = async (write: (text: string) => void) => {
     try {
       for (const source of input.answer.sources) {
         write(event({ type: 'source-url', sourceId: source.sourceId, url: source.url, title: source.title }));
@@ -40,10 +39,10 @@ export function uiMessageStreamResponse(input: AnswerStreamInput): Response {
       write(event({ type: 'error', errorText: ERROR_TEXT }));
     }
     write('data: [DONE]\n\n');
-  });
+  };
   // Not the AI SDK's `Connection: keep-alive`, which makes Node ignore a client's `Connection: close`
   // and hold the socket until its keep-alive timeout. Whether a connection stays open is the
   // server's and the client's business (a hop-by-hop header, forbidden in HTTP/2), not the body's.
   const { connection: _connection, ...headers } = UI_MESSAGE_STREAM_HEADERS;
-  return new Response(body, { status: 200, headers: { ...headers, ...input.headers } });
+  return { headers: { ...headers, ...input.headers }, first: start, produce };
 }
