@@ -9,6 +9,7 @@ import os from 'node:os';
 import { runActionBenchmark } from './action-cold-start.js';
 import { runApiBenchmark } from './api-throughput.js';
 import { runAssistantTtfbBenchmark } from './assistant-ttfb.js';
+import { runIssueTable } from './issue-table.js';
 import { runGitHubRequestCountBenchmark } from './github-requests.js';
 import { runMemoryLoadBenchmark } from './memory-load.js';
 import { runReplicaBenchmark } from './replicas.js';
@@ -29,10 +30,14 @@ const benchmarks: Record<string, () => Promise<string>> = {
   'mdx-parse': script('bench/mdx-parse.ts', 'MDX parse speed of the blocking docs check'),
   'answer-quality': script('bench/answer-quality.ts', 'Answers on reader questions (two docs sites)'),
   'memory-load': runMemoryLoadBenchmark,
+  'issue-table': runIssueTable,
 };
 
-/** Run only when named (`npm run bench -- memory-load`, or `npm run bench:memory`): it takes 11 minutes. */
-const ON_REQUEST = new Set(['memory-load']);
+/**
+ * Run only when named: `memory-load` (or `npm run bench:memory`) takes 11 minutes, `issue-table`
+ * measures again in one window what `api`, `replicas` and `assistant-ttfb` measure.
+ */
+const ON_REQUEST = new Set(['memory-load', 'issue-table']);
 
 const only = process.argv.slice(2);
 const sections: string[] = [];
