@@ -159,7 +159,7 @@ export async function runMemoryLoadBenchmark(): Promise<string> {
     }
     await fs.writeFile(
       new URL('./memory-load.json', import.meta.url),
-      `${JSON.stringify({ samples, report }, null, 1)}\n`,
+      `${JSON.stringify({ samples, report }, null, 2)}\n`,
     );
     await fs.writeFile(new URL('./memory-load.svg', import.meta.url), memoryChartSvg(samples));
     return summary(samples, report);
