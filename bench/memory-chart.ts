@@ -26,6 +26,29 @@ export function slopePerMinute(samples: MemorySample[], series: Series): number 
   return den === 0 ? 0 : num / den;
 }
 
+/**
+ * The lowest sample of each minute, per series: the memory left after the collector has run. Ten
+ * seconds between samples catch a sawtooth at any height, so a slope over raw samples swings with
+ * where the last teeth fell; a slope over the floors of whole minutes shows what stays.
+ */
+export function minuteFloors(samples: MemorySample[]): MemorySample[] {
+  const start = samples[0]?.seconds ?? 0;
+  const minutes = new Map<number, MemorySample[]>();
+  for (const each of samples) {
+    const minute = Math.floor((each.seconds - start) / 60);
+    minutes.set(minute, [...(minutes.get(minute) ?? []), each]);
+  }
+  // A minute cut short (the last sample taken as the load ends) has no floor to speak of.
+  const full = [...minutes.entries()].filter(([, group]) => group.length >= 4);
+  return full.map(([minute, group]) => ({
+    seconds: start + minute * 60,
+    phase: group[0]!.phase,
+    rss: Math.min(...group.map((each) => each.rss)),
+    heapUsed: Math.min(...group.map((each) => each.heapUsed)),
+    heapTotal: Math.min(...group.map((each) => each.heapTotal)),
+  }));
+}
+
 const WIDTH = 760;
 const HEIGHT = 360;
 const PAD = { left: 56, right: 150, top: 28, bottom: 40 };

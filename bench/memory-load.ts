@@ -17,7 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { seedRepository } from '../src/demo.js';
 import { loadFromProcess, type LoadReport } from './api-load-client.js';
-import { memoryChartSvg, slopePerMinute, type MemorySample } from './memory-chart.js';
+import { memoryChartSvg, minuteFloors, slopePerMinute, type MemorySample } from './memory-chart.js';
 
 const CORPUS = path.resolve('../shared/corpora/mintlify-docs');
 const PORT = 38130;
@@ -175,6 +175,7 @@ function summary(samples: MemorySample[], report: LoadReport): string {
   const load = samples.filter((each) => each.phase === 'load');
   const loadEnd = load.at(-1)?.seconds ?? 0;
   const lastFive = load.filter((each) => each.seconds >= loadEnd - 300);
+  const floors = minuteFloors(load).filter((each) => each.seconds >= loadEnd - 300);
   const fmt = (value: number) => value.toFixed(1);
   const kinds = (['answer', 'get', 'create'] as const)
     .map((kind) => {
@@ -196,6 +197,7 @@ function summary(samples: MemorySample[], report: LoadReport): string {
     `| under load (mean of ${load.length}) | ${fmt(mean(load.map((each) => each.rss)))} | ${fmt(mean(load.map((each) => each.heapUsed)))} | ${fmt(mean(load.map((each) => each.heapTotal)))} |`,
     `| under load, highest | ${fmt(Math.max(...load.map((each) => each.rss)))} | ${fmt(Math.max(...load.map((each) => each.heapUsed)))} | ${fmt(Math.max(...load.map((each) => each.heapTotal)))} |`,
     `| growth over the last 5 minutes (least-squares slope, MB/min) | ${slopePerMinute(lastFive, 'rss').toFixed(2)} | ${slopePerMinute(lastFive, 'heapUsed').toFixed(2)} | ${slopePerMinute(lastFive, 'heapTotal').toFixed(2)} |`,
+    `| growth of the lowest sample of each minute, last 5 minutes (MB/min) | ${slopePerMinute(floors, 'rss').toFixed(2)} | ${slopePerMinute(floors, 'heapUsed').toFixed(2)} | ${slopePerMinute(floors, 'heapTotal').toFixed(2)} |`,
   ].join('\n');
 }
 
