@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { MINTLIFY_DOCS, measureClosedLoop, measureRounds } from './assistant-ttfb.js';
-import { slopePerMinute, type MemorySample } from './memory-chart.js';
+import { minuteFloors, slopePerMinute, type MemorySample } from './memory-chart.js';
 import { apiThroughput } from './replicas.js';
 
 const load = () =>
@@ -29,10 +29,10 @@ async function memoryFigures(): Promise<string> {
   const idle = samples.filter((each) => each.phase === 'idle');
   const busy = samples.filter((each) => each.phase === 'load');
   const end = busy.at(-1)?.seconds ?? 0;
-  const lastFive = busy.filter((each) => each.seconds >= end - 300);
+  const floors = minuteFloors(busy).filter((each) => each.seconds >= end - 300);
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const mb = (values: number[]) => mean(values).toFixed(0);
-  return `idle RSS ${mb(idle.map((each) => each.rss))} MB, heap ${mb(idle.map((each) => each.heapUsed))} MB; under load RSS ${mb(busy.map((each) => each.rss))} MB, heap ${mb(busy.map((each) => each.heapUsed))} MB; last 5 min RSS ${slopePerMinute(lastFive, 'rss').toFixed(2)} MB/min, heap ${slopePerMinute(lastFive, 'heapUsed').toFixed(2)} MB/min`;
+  return `idle RSS ${mb(idle.map((each) => each.rss))} MB, heap ${mb(idle.map((each) => each.heapUsed))} MB; under load RSS ${mb(busy.map((each) => each.rss))} MB, heap ${mb(busy.map((each) => each.heapUsed))} MB; lowest sample of each whole minute over the last 5 minutes: RSS ${slopePerMinute(floors, 'rss').toFixed(2)} MB/min, heap ${slopePerMinute(floors, 'heapUsed').toFixed(2)} MB/min`;
 }
 
 export async function runIssueTable(): Promise<string> {
