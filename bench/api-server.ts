@@ -3,7 +3,9 @@
  *   docwright <port> <dataDir>  the real API (SQLite, or PostgreSQL at BENCH_DATABASE_URL; rate limits, auth),
  *                               worker off, one project `bench`
  *   bare <port>                 node:http answering every request with the same job JSON
- * Prints `READY <adminKey> <jobId> <assistantKey>` when listening (the assistant answers for domain `bench`).
+ * Prints `READY <adminKey> <jobId> <assistantKey>` when listening (the assistant answers for domain `bench`,
+ * from the sample docs or the folder at BENCH_DOCS_DIR). Rate limits are set out of the load's reach:
+ * they are still counted on every request, as in production.
  */
 import { serve } from '@hono/node-server';
 import http from 'node:http';
@@ -38,11 +40,12 @@ if (mode === 'bare') {
   const config = {
     ...loadConfig({ DATABASE_URL: process.env.BENCH_DATABASE_URL }, { dataDir, port }),
     jobRateLimit: 100_000_000,
+    assistantLimits: { keyPerMonth: 100_000_000, projectPerHour: 100_000_000, ipPerDay: 100_000_000 },
     logLevel: 'silent' as const,
   };
   const service = await createService(config, { logger: silentLogger });
   const repo = `${dataDir}/repo`;
-  await seedRepository(repo, SAMPLE_DOCS_DIR, process.env);
+  await seedRepository(repo, process.env.BENCH_DOCS_DIR || SAMPLE_DOCS_DIR, process.env);
   await service.store.projects.create({ id: 'bench', repository: repo, baseRef: 'main', domain: 'bench' });
   const key = (await service.store.keys.create({ kind: 'admin', projectId: 'bench' })).key;
   const assistantKey = (
@@ -53,3 +56,5 @@ if (mode === 'bare') {
     process.stdout.write(`READY ${key} ${job.id} ${assistantKey}\n`),
   );
 }
+// An orderly exit on SIGTERM, so `node --cpu-prof` writes its profile.
+process.on('SIGTERM', () => process.exit(0));

@@ -188,7 +188,7 @@ function queueSection(results: QueueResult[]): string {
 }
 
 /** Job create and get against the API on each store, beside the bare node:http server. */
-async function apiThroughput(root: string, postgres: TestPostgres): Promise<string> {
+export async function apiThroughput(root: string, postgres: TestPostgres): Promise<string> {
   const stores: [StoreKind, NodeJS.ProcessEnv][] = [
     ['SQLite', { ...process.env, BENCH_DATABASE_URL: '' }],
     ['PostgreSQL', { ...process.env, BENCH_DATABASE_URL: await postgres.createDatabase() }],

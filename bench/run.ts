@@ -9,7 +9,9 @@ import os from 'node:os';
 import { runActionBenchmark } from './action-cold-start.js';
 import { runApiBenchmark } from './api-throughput.js';
 import { runAssistantTtfbBenchmark } from './assistant-ttfb.js';
+import { runIssueTable } from './issue-table.js';
 import { runGitHubRequestCountBenchmark } from './github-requests.js';
+import { runMemoryLoadBenchmark } from './memory-load.js';
 import { runReplicaBenchmark } from './replicas.js';
 
 const script = (file: string, title: string) => () =>
@@ -28,12 +30,20 @@ const benchmarks: Record<string, () => Promise<string>> = {
   'mdx-parse': script('bench/mdx-parse.ts', 'MDX parse speed of the blocking docs check'),
   'answer-quality': script('bench/answer-quality.ts', 'Answers on reader questions (two docs sites)'),
   'section-embeddings': script('bench/section-embeddings.ts', 'Stored section embeddings'),
+  'memory-load': runMemoryLoadBenchmark,
+  'issue-table': runIssueTable,
 };
+
+/**
+ * Run only when named: `memory-load` (or `npm run bench:memory`) takes 11 minutes, `issue-table`
+ * measures again in one window what `api`, `replicas` and `assistant-ttfb` measure.
+ */
+const ON_REQUEST = new Set(['memory-load', 'issue-table']);
 
 const only = process.argv.slice(2);
 const sections: string[] = [];
 for (const [name, benchmark] of Object.entries(benchmarks)) {
-  if (only.length > 0 && !only.includes(name)) continue;
+  if (only.length > 0 ? !only.includes(name) : ON_REQUEST.has(name)) continue;
   process.stderr.write(`bench: ${name}\n`);
   sections.push(await benchmark());
 }

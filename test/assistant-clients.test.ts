@@ -2,7 +2,10 @@
  * Real AI SDK client code reads our assistant streams: the v2 endpoint with AI SDK 5 (a current and
  * a strict-schema release), 6 and 7 (`DefaultChatTransport` + `readUIMessageStream`, the code under
  * `useChat`), and the deprecated v1 endpoint with AI SDK 4's `callChatApi` (`streamProtocol: 'data'`).
+ * Over a real socket, as `docwright serve` writes them.
  */
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
 import { callChatApi, type UIMessage as V4Message } from '@ai-sdk/ui-utils';
 import * as ai6 from 'ai';
 import * as ai5 from 'ai5';
@@ -27,13 +30,28 @@ const clients = {
 const QUESTION = 'How do I add a custom domain?';
 
 let t: TestService;
+let server: ServerType;
+let base: string;
 beforeAll(async () => {
   t = await startTestService({ startWorker: false });
+  const port = await new Promise<number>((resolve) => {
+    server = serve({ fetch: t.service.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve(info.port),
+    );
+  });
+  base = `http://127.0.0.1:${port}`;
 });
-afterAll(() => t.cleanup());
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.cleanup();
+});
 
+/** The clients' requests, sent to the served app. */
 const appFetch = ((url: string | URL | Request, init?: RequestInit) =>
-  t.service.app.request(url instanceof Request ? url : url.toString(), init)) as typeof fetch;
+  fetch(
+    `${base}${new URL(url instanceof Request ? url.url : url.toString()).pathname}`,
+    init,
+  )) as typeof fetch;
 
 interface V2Result {
   text: string;

@@ -65,6 +65,33 @@ describe('assistant streams and Connection: close', () => {
     await t.cleanup();
   });
 
+  it('sends the CORS headers, the thread id and the rate limits with an answer written to the socket', async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/discovery/v2/assistant/docs/message`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${t.assistantKey}`,
+        'content-type': 'application/json',
+        origin: 'https://docs.example.com',
+      },
+      body: JSON.stringify({
+        fp: 'anonymous',
+        messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'How do I start?' }] }],
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toContain('X-Thread-Id');
+    expect(response.headers.get('vary')).toBe('Origin');
+    expect(response.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
+    const threadId = response.headers.get('x-thread-id');
+    const body = await response.text();
+    expect(body).toContain(`"messageMetadata":{"threadId":"${threadId}"}`);
+    expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
+    const stored = await t.service.store.threads.messages(threadId!);
+    expect(stored.map((message) => message.role)).toEqual(['user', 'assistant']);
+  });
+
   for (const version of ['v1', 'v2']) {
     it(`closes the socket when a ${version} answer ends`, async () => {
       const result = await askAndClose(port, `/discovery/${version}/assistant/docs/message`, t.assistantKey);

@@ -3,15 +3,16 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { z } from 'zod';
 import type { Assistant } from '../assistant/assistant.js';
-import { dataStreamResponse } from '../assistant/streams/data-stream.js';
+import { dataStream } from '../assistant/streams/data-stream.js';
 import type { AnswerStreamInput } from '../assistant/streams/types.js';
-import { uiMessageStreamResponse } from '../assistant/streams/ui-message-stream.js';
+import { uiMessageStream } from '../assistant/streams/ui-message-stream.js';
 import { redactSecrets } from '../redact.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { AssistantRequestV1Schema, AssistantRequestV2Schema, conversationOf } from '../protocol/assistant.js';
 import type { ProjectRow, Store } from '../store/index.js';
+import { sendAnswer } from './answer-response.js';
 import { requireKey, type AuthVariables } from './auth.js';
 import type { RateLimitHeaders, RateLimits } from './rate-limits.js';
 import { readJson } from './request-body.js';
@@ -98,13 +99,13 @@ export function assistantRoutes(deps: AssistantRouteDependencies) {
         logger.error({ err: loggableError(error) }, 'assistant answer failed mid-stream');
       },
     };
-    if (version === 'v2') return uiMessageStreamResponse(input);
+    if (version === 'v2') return sendAnswer(c, uiMessageStream(input));
     input.headers = {
       ...input.headers,
       Deprecation: V1_DEPRECATED_AT,
       Link: `</discovery/v2/assistant/${encodeURIComponent(domain)}/message>; rel="successor-version"`,
     };
-    return dataStreamResponse(input);
+    return sendAnswer(c, dataStream(input));
   });
   return app;
 }

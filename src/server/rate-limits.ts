@@ -7,6 +7,15 @@ import {
 } from 'rate-limiter-flexible';
 import { DocwrightError } from '../errors.js';
 import { RATE_LIMIT_TABLE, type OpenDatabase } from '../store/database.js';
+import type { SqliteWriteBatch } from '../store/write-batch.js';
+
+/** rate-limiter-flexible's own upsert for SQLite (RateLimiterSQLite), so both write the same counts. */
+const SQLITE_UPSERT = `INSERT INTO ${RATE_LIMIT_TABLE} (key, points, expire)
+  VALUES (?, ?, ?)
+  ON CONFLICT(key) DO UPDATE SET
+    points = CASE WHEN expire IS NULL OR expire > ? THEN points + excluded.points ELSE excluded.points END,
+    expire = CASE WHEN expire IS NULL OR expire > ? THEN expire ELSE excluded.expire END
+  RETURNING points, expire`;
 
 export interface RateLimitRule {
   points: number;
@@ -47,6 +56,10 @@ export class RateLimits {
    */
   async consumeAll(uses: readonly { name: string; key: string }[]): Promise<RateLimitHeaders[]> {
     const entries = uses.map((use) => ({ ...use, ...this.entry(use.name) }));
+    if (this.database.dialect === 'sqlite') {
+      const counted = await this.countInOneTransaction(this.database.writes, entries);
+      if (counted) return counted;
+    }
     for (const use of entries) {
       const current = await use.limiter.get(use.key);
       if (current && current.consumedPoints >= use.rule.points) throw refusal(use.name, use.rule, current);
@@ -64,6 +77,47 @@ export class RateLimits {
       }
     }
     return results;
+  }
+
+  /**
+   * SQLite: every count in one transaction (no checks before), shared with other requests' writes
+   * of the same moment (the group commit), in the rows and the upsert rate-limiter-flexible itself
+   * writes, so its reads and other processes' counts see the same numbers. A limit found spent
+   * undoes the request's counts: nothing is counted. Undefined when the database cannot answer
+   * (busy past its timeout, a disk error): the caller then counts through the limiter, whose
+   * in-memory insurance takes over.
+   */
+  private async countInOneTransaction(
+    writes: SqliteWriteBatch,
+    entries: readonly { name: string; key: string; limiter: RateLimiterAbstract; rule: RateLimitRule }[],
+  ): Promise<RateLimitHeaders[] | undefined> {
+    const count = writes.run((prepare) => {
+      const upsert = prepare(SQLITE_UPSERT);
+      const now = Date.now();
+      return entries.map((use) => {
+        const row = upsert.get(
+          use.limiter.getKey(use.key),
+          1,
+          now + use.rule.durationSeconds * 1000,
+          now,
+          now,
+        ) as { points: number; expire: number };
+        const result = new RateLimiterRes(
+          Math.max(use.rule.points - row.points, 0),
+          Math.max(row.expire - now, 0),
+          row.points,
+          row.points === 1,
+        );
+        if (row.points > use.rule.points) throw refusal(use.name, use.rule, result);
+        return headersOf(use.rule, result);
+      });
+    });
+    try {
+      return await count;
+    } catch (error) {
+      if (error instanceof DocwrightError) throw error;
+      return undefined;
+    }
   }
 
   /** Gives back one use of `name` for `key` (a request refused after it was counted). */
@@ -95,8 +149,10 @@ export class RateLimits {
         tableCreated: true,
       });
     }
+    // openSqliteDatabase made the table too.
     return new RateLimiterSQLite({
       ...shared,
+      tableCreated: true,
       storeClient: this.database.statements,
       storeType: 'better-sqlite3',
     });

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { ensurePrivateFile, ensurePrivateFolder } from '../private-files.js';
 import { migrationProvider } from './migrations.js';
 import { withStatementCache, type CachedStatementsDatabase } from './statement-cache.js';
+import { SqliteWriteBatch } from './write-batch.js';
 import type { Database } from './schema.js';
 
 /** An open database: the Kysely handle, and the raw client the rate limiter shares. */
@@ -20,6 +21,8 @@ export interface OpenSqliteDatabase extends OpenDatabaseBase {
   sqlite: SqliteDatabase;
   /** The same database with its prepared statements kept: what Kysely and the rate limiter query through. */
   statements: CachedStatementsDatabase;
+  /** Hot writes of concurrent requests, committed together. */
+  writes: SqliteWriteBatch;
 }
 
 export interface OpenPostgresDatabase extends OpenDatabaseBase {
@@ -60,7 +63,18 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
   const statements = withStatementCache(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   await migrate(db);
-  return { db, dialect: 'sqlite', sqlite, statements, close: () => db.destroy() };
+  // rate-limiter-flexible's own table, made before any request can count in it (as on PostgreSQL).
+  sqlite.exec(`create table if not exists ${RATE_LIMIT_TABLE} (
+    key text primary key,
+    points integer not null default 0,
+    expire integer
+  )`);
+  const writes = new SqliteWriteBatch(sqlite, statements);
+  const close = () => {
+    writes.flush();
+    return db.destroy();
+  };
+  return { db, dialect: 'sqlite', sqlite, statements, writes, close };
 }
 
 /**

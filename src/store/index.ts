@@ -31,7 +31,7 @@ export class Store {
     this.projects = new ProjectStore(database.db);
     this.keys = new ApiKeyStore(database.db);
     this.jobs = new JobStore(database.db);
-    this.threads = new ThreadStore(database.db);
+    this.threads = new ThreadStore(database);
     this.bot = new BotStore(database.db, this.projects);
     this.runFiles = new RunFileStore(database.db);
     this.sectionEmbeddings = new SectionEmbeddingStore(database.db);

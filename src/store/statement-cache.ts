@@ -6,7 +6,10 @@ import type { SqliteDatabase } from '../sqlite.js';
 const MAX_STATEMENTS = 256;
 
 /** What Kysely's SQLite driver and rate-limiter-flexible call on a better-sqlite3 database. */
-export type CachedStatementsDatabase = KyselySqliteDatabase & Pick<SqliteDatabase, 'transaction'>;
+export type CachedStatementsDatabase = {
+  prepare(sql: string): BetterSqlite3.Statement;
+} & KyselySqliteDatabase &
+  Pick<SqliteDatabase, 'transaction'>;
 
 /**
  * The database with prepared statements kept per SQL text, for Kysely's SQLite driver and the rate

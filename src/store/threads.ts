@@ -1,5 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { OpenDatabase } from './database.js';
 import type { AssistantMessageTable, AssistantThreadTable, Database } from './schema.js';
+import type { SqliteWriteBatch } from './write-batch.js';
 import { redactSecrets } from '../redact.js';
 
 export type ThreadRow = Selectable<AssistantThreadTable>;
@@ -11,9 +13,26 @@ export interface ThreadMessage {
   sources?: unknown[];
 }
 
+// On SQLite the writes of an answer go through the group commit, in statements of their own: every
+// answer writes twice (its question before streaming, its reply after), and concurrent answers'
+// writes share one commit.
+const INSERT_THREAD = `insert into assistant_threads (id, project_id, domain, fp, created_at, updated_at)
+  values (?, ?, ?, ?, ?, ?)`;
+const INSERT_MESSAGE = `insert into assistant_messages (thread_id, role, content, sources, created_at)
+  values (?, ?, ?, ?, ?)`;
+const TOUCH_THREAD = 'update assistant_threads set updated_at = ? where id = ?';
+
+type MessageRow = ReturnType<typeof messageRows>[number];
+
 /** Assistant conversations: a thread per conversation, its messages in order. */
 export class ThreadStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  private readonly writes: SqliteWriteBatch | undefined;
+
+  constructor(database: OpenDatabase) {
+    this.db = database.db;
+    this.writes = database.dialect === 'sqlite' ? database.writes : undefined;
+  }
 
   /** Creates a thread, with its first messages in the same transaction (one commit, not two). */
   async create(
@@ -29,16 +48,22 @@ export class ThreadStore {
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     };
+    const rows = messageRows(thread.id, messages, now);
+    if (this.writes) {
+      await this.writes.run((prepare) => {
+        const values = [row.id, row.project_id, row.domain, row.fp, row.created_at, row.updated_at];
+        prepare(INSERT_THREAD).run(...values);
+        insertMessages(prepare, rows);
+      });
+      return row;
+    }
     if (messages.length === 0) {
       await this.db.insertInto('assistant_threads').values(row).execute();
       return row;
     }
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('assistant_threads').values(row).execute();
-      await trx
-        .insertInto('assistant_messages')
-        .values(messageRows(thread.id, messages, now))
-        .execute();
+      await trx.insertInto('assistant_messages').values(rows).execute();
     });
     return row;
   }
@@ -61,18 +86,31 @@ export class ThreadStore {
 
   async append(threadId: string, messages: ThreadMessage[], now = new Date()): Promise<void> {
     if (messages.length === 0) return;
+    const rows = messageRows(threadId, messages, now);
+    if (this.writes) {
+      await this.writes.run((prepare) => {
+        prepare(TOUCH_THREAD).run(now.toISOString(), threadId);
+        insertMessages(prepare, rows);
+      });
+      return;
+    }
     await this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('assistant_threads')
         .set({ updated_at: now.toISOString() })
         .where('id', '=', threadId)
         .execute();
-      await trx
-        .insertInto('assistant_messages')
-        .values(messageRows(threadId, messages, now))
-        .execute();
+      await trx.insertInto('assistant_messages').values(rows).execute();
     });
   }
+}
+
+function insertMessages(
+  prepare: (sql: string) => { run(...values: unknown[]): unknown },
+  rows: MessageRow[],
+) {
+  const insert = prepare(INSERT_MESSAGE);
+  for (const row of rows) insert.run(row.thread_id, row.role, row.content, row.sources, row.created_at);
 }
 
 function messageRows(threadId: string, messages: ThreadMessage[], now: Date) {

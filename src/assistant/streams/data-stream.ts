@@ -1,4 +1,4 @@
-import type { AnswerStreamInput } from './types.js';
+import type { AnswerStream, AnswerStreamInput } from './types.js';
 
 /**
  * Version 1 (deprecated; AI SDK 4 with `streamProtocol: 'data'`): the data stream protocol, one
@@ -15,32 +15,27 @@ export const DATA_STREAM_HEADERS = {
 
 const part = (code: string, value: unknown) => `${code}:${JSON.stringify(value)}\n`;
 
-export function dataStreamResponse(input: AnswerStreamInput): Response {
-  const encoder = new TextEncoder();
+export function dataStream(input: AnswerStreamInput): AnswerStream {
   const usage = { promptTokens: 0, completionTokens: 0 };
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const write = (text: string) => controller.enqueue(encoder.encode(text));
-      try {
-        write(part('f', { messageId: input.messageId }));
-        for (const source of input.answer.sources) {
-          write(part('h', { sourceType: 'url', id: source.sourceId, url: source.url, title: source.title }));
-        }
-        let text = '';
-        for await (const delta of input.answer.text) {
-          text += delta;
-          write(part('0', delta));
-        }
-        await input.onComplete(text);
-        write(part('8', [{ threadId: input.threadId }]));
-        write(part('e', { finishReason: 'stop', usage, isContinued: false }));
-        write(part('d', { finishReason: 'stop', usage, threadId: input.threadId }));
-      } catch (error) {
-        input.onError(error);
-        write(part('3', 'The assistant could not finish this answer. Please try again.'));
+  const produce = async (write: (text: string) => void) => {
+    try {
+      for (const source of input.answer.sources) {
+        write(part('h', { sourceType: 'url', id: source.sourceId, url: source.url, title: source.title }));
       }
-      controller.close();
-    },
-  });
-  return new Response(body, { status: 200, headers: { ...DATA_STREAM_HEADERS, ...input.headers } });
+      let text = '';
+      for await (const delta of input.answer.text) {
+        text += delta;
+        write(part('0', delta));
+      }
+      await input.onComplete(text);
+      write(part('8', [{ threadId: input.threadId }]));
+      write(part('e', { finishReason: 'stop', usage, isContinued: false }));
+      write(part('d', { finishReason: 'stop', usage, threadId: input.threadId }));
+    } catch (error) {
+      input.onError(error);
+      write(part('3', 'The assistant could not finish this answer. Please try again.'));
+    }
+  };
+  const headers = { ...DATA_STREAM_HEADERS, ...input.headers };
+  return { headers, first: part('f', { messageId: input.messageId }), produce };
 }

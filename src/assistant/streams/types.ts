@@ -11,3 +11,11 @@ export interface AnswerStreamInput {
   /** Called with a failure mid-stream: it goes to the log; the client sees a generic message. */
   onError(error: unknown): void;
 }
+
+/** An answer ready to send: its headers, its first part and what writes the rest. */
+export interface AnswerStream {
+  headers: Record<string, string>;
+  first: string;
+  /** Writes the parts after the first; settles once the answer is complete (or failed and said so). */
+  produce: (write: (text: string) => void) => Promise<void>;
+}
