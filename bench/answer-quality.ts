@@ -8,7 +8,9 @@
  * questions must be declined (no citation) on both sites; the follow-up conversations must cite
  * an expected page and hold text that the first answer did not show (the second question is asked
  * as the assistant asks it in a thread: with the pages the first answer cited). Held-out halves are the
- * figures to report; `--tune` prints the tuning halves instead.
+ * figures to report; `--tune` prints the tuning halves instead, and `--fresh` the fresh held-out sets
+ * (bench/queries/*-fresh.json, written after the tuning and never tuned on; `--verbose` is ignored
+ * there so that nobody tunes on them by reading their misses).
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { retrieve } from '../src/assistant/retrieve.js';
@@ -44,9 +46,15 @@ const row = (name: string, scores: RankScores) =>
   `| ${name} | ${scores.queries} | ${percent(scores.hit1)} | ${percent(scores.hit5)} | ${scores.mrr.toFixed(3)} |`;
 
 async function main(): Promise<void> {
-  const which: Half = process.argv.includes('--tune') ? 'tune' : 'held-out';
-  const verbose = process.argv.includes('--verbose');
-  console.log(`Reader questions, ${which} half. Machine: ${machineDescription()}\n`);
+  const which: Half = process.argv.includes('--fresh')
+    ? 'fresh'
+    : process.argv.includes('--tune')
+      ? 'tune'
+      : 'held-out';
+  // The fresh sets are measured, never studied: per-question lines would make them a tuning set.
+  const verbose = process.argv.includes('--verbose') && which !== 'fresh';
+  const title = which === 'fresh' ? 'fresh held-out sets (never tuned on)' : `${which} half`;
+  console.log(`Reader questions, ${title}. Machine: ${machineDescription()}\n`);
   const lines = ['| site, measured on | questions | Hit@1 | Hit@5 | MRR@10 |', '|---|---|---|---|---|'];
   const declined: string[] = [];
   const followUpLines: string[] = [];
@@ -57,7 +65,7 @@ async function main(): Promise<void> {
       navigation: corpus.navigation,
       mintignore: corpus.mintignore,
     });
-    const questions = half(readerQuestions(site), which);
+    const questions = half(readerQuestions(site, which), which);
     const searched: string[][] = [];
     const cited: string[][] = [];
     for (const question of questions) {
@@ -80,14 +88,14 @@ async function main(): Promise<void> {
     lines.push(row(`${site}, search alone`, rankScores(questions, searched)));
     lines.push(row(`${site}, pages the answer cites`, rankScores(questions, cited)));
     let abstained = 0;
-    const offTopic = half(offTopicQuestions(), which);
+    const offTopic = half(offTopicQuestions(which), which);
     for (const question of offTopic) {
       const answer = await ask(index, [{ role: 'user', text: question }]);
       if (answer.sources.length === 0) abstained += 1;
       else if (verbose) console.log(`  ${site} answered off-topic: ${question} -> ${answer.sources[0]!.url}`);
     }
     declined.push(`| ${site} | ${offTopic.length} | ${percent(abstained / Math.max(1, offTopic.length))} |`);
-    for (const conversation of half(followUps(), which).filter((item) => item.site === site)) {
+    for (const conversation of half(followUps(which), which).filter((item) => item.site === site)) {
       const first = await ask(index, [{ role: 'user', text: conversation.turns[0]! }]);
       const second = await ask(
         index,
