@@ -28,13 +28,13 @@ export class RelevanceMeter {
 
   /**
    * Relevance of each of `pageIds` (pages of `language`) to the question made of `concepts`; with
-   * `column`, only what that column holds counts (the page title says what the page is about).
+   * `column`, only what that column holds counts (the page's title or summary says what it is about).
    */
   measure(
     concepts: readonly QueryConcept[],
     pageIds: readonly number[],
     language: string,
-    column?: 'title',
+    column?: 'title' | 'summary',
   ): Map<number, number> {
     const scores = new Map(pageIds.map((id) => [id, 0]));
     let total = 0;
