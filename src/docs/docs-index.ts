@@ -103,6 +103,8 @@ export interface SearchOptions {
   maxPerPage?: number;
   /** Pages (URL paths) the conversation already cited: a follow-up is most likely about them. */
   citedPaths?: readonly string[];
+  /** Only these pages (URL paths) are searched; paths the index lacks are ignored. */
+  withinPaths?: readonly string[];
   /**
    * The question's embedding, when an embedding model is configured and vectors are attached:
    * sections near it in meaning are fused with the full-text ranking by reciprocal rank.
@@ -236,6 +238,7 @@ export class DocsIndex {
         : this.statements.pageSections(currentId, limit).flatMap((row) => this.toHit(row, null, 0));
     }
     const filter = this.statementFilter(options.filter ?? undefined, currentId);
+    if (options.withinPaths) filter.pageIds = this.pageIds(options.withinPaths);
     const boosts = this.boosts(currentPath, options.citedPaths);
     const maxPerPage = Math.max(1, options.maxPerPage ?? 1);
     const rows = this.statements.rank(match, filter, limit * 6 + 20);
@@ -352,6 +355,10 @@ export class DocsIndex {
   /** Frees the database; searching afterwards throws. */
   close(): void {
     if (this.database.open) this.database.close();
+  }
+
+  private pageIds(paths: readonly string[]): number[] {
+    return paths.flatMap((path) => this.neighbourhoods.pageId(normalizeUrlPath(path)) ?? []);
   }
 
   /** Score factors of the current page's neighbourhood and of the pages the conversation cited. */

@@ -16,6 +16,8 @@ const ENTRIES: SynonymEntry[] = [
   { reader: ['key', 'keys', 'password', 'passwords', 'credential', 'credentials'], docs: ['secret', 'secrets', 'token', 'credentials'] },
   { reader: ['env var', 'env vars', 'environment variable', 'environment variables'], docs: ['env', 'environment', 'secrets'] },
   { reader: ['quiet', 'silent', 'inactive', 'inactivity'], docs: ['idle'] },
+  { reader: ['turn off', 'turn them off', 'turn it off', 'switch off', 'opt out'], docs: ['disable', 'disabled'] },
+  { reader: ['turn on', 'turn them on', 'turn it on', 'switch on', 'opt in'], docs: ['enable', 'enabled'] },
   { reader: ['hang up', 'hangs up', 'shut down'], docs: ['end', 'terminate', 'termination'] },
   { reader: ['slow', 'fast', 'faster', 'speed', 'delay', 'lag'], docs: ['latency', 'performance'] },
   { reader: ['logs'], docs: ['logging'] },

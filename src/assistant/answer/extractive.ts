@@ -148,6 +148,12 @@ function chooseUnits(units: ScoredUnit[], count: number, procedural: boolean, bu
       .slice(0, 6))
       chosen.set(sibling.index, sibling);
   }
+  // A sentence ending in a colon announces what follows ("Disable interruptions:" and its code).
+  for (const unit of best) {
+    const next = units.find((other) => other.index === unit.index + 1);
+    if (unit.text.endsWith(':') && next && (next.kind === 'code' || next.kind === 'table'))
+      chosen.set(next.index, next.kind === 'code' ? { ...next, text: clip(next.text) } : next);
+  }
   // A section that is mostly code answers with its code: a migration's before/after, an SDK call.
   const code = units
     .filter((unit) => unit.kind === 'code')
