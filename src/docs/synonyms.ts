@@ -58,6 +58,14 @@ const ENTRIES: SynonymEntry[] = [
   { reader: ['iphone', 'ipad', 'swift'], docs: ['ios'] },
   { reader: ['mac', 'macbook'], docs: ['macos'] },
   { reader: ['users from', 'provision', 'provisioning'], docs: ['scim', 'provisioning'] },
+  { reader: ['who changed', 'change history', 'activity log', 'activity history'], docs: ['audit', 'logs'] },
+  { reader: ['kick off', 'kicks off', 'set off'], docs: ['trigger'] },
+  { reader: ['backend', 'from my server', 'server-side', 'over http', 'http request', 'programmatically', 'curl'], docs: ['api', 'endpoint'] },
+  { reader: ['should i use', 'which should i', 'which one should', 'difference between', 'versus', 'vs'], docs: ['choosing', 'choose', 'comparison'] },
+  { reader: ['copy-paste', 'copy-pasting', 'copy paste', 'copy and paste', 'reuse', 'reusing'], docs: ['snippets', 'reusable'] },
+  { reader: ['bigger repository', 'larger repository', 'same repository', 'same repo', 'main repo', 'code repo'], docs: ['monorepo'] },
+  { reader: ['typed', 'type into', 'searched for', 'looked for'], docs: ['queries', 'searches'] },
+  { reader: ['depending on who', 'per user', 'each user', 'different users'], docs: ['personalization', 'personalized'] },
 ]; // prettier-ignore
 
 /** Reader wording -> docs words, with multi-word wording kept apart (matched on the raw text). */

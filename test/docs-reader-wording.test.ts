@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { DocsIndex } from '../src/docs/docs-index.js';
+
+const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
+
+/** Pages that name things the docs' way, while readers ask in their own words. */
+const index = DocsIndex.build([
+  {
+    path: 'client/choosing-a-transport.mdx',
+    content: page('Choosing a transport', 'Compare the transports before you pick one for production.'),
+  },
+  {
+    path: 'client/webrtc.mdx',
+    content: page(
+      'WebRTC transport',
+      'The WebRTC transport sends audio over WebRTC. WebRTC needs a TURN server.',
+    ),
+  },
+  {
+    path: 'client/websocket.mdx',
+    content: page(
+      'WebSocket transport',
+      'The WebSocket transport streams audio over WebSockets to your server.',
+    ),
+  },
+  {
+    path: 'create/reusable-snippets.mdx',
+    content: page('Reusable snippets', 'Write content once in a snippet file and import it into any page.'),
+  },
+  {
+    path: 'create/text.mdx',
+    content: page('Text', 'Format a paragraph with bold, italics and links on your pages.'),
+  },
+  {
+    path: 'dashboard/audit-logs.mdx',
+    content: page(
+      'Audit logs',
+      'Every action a member takes in the dashboard is recorded with its author and time.',
+    ),
+  },
+  {
+    path: 'dashboard/overview.mdx',
+    content: page('Dashboard', 'The dashboard shows what changed in your latest deployment.'),
+  },
+  {
+    path: 'api/trigger.mdx',
+    content: page('Trigger an update', 'POST to this endpoint to rebuild the site.'),
+  },
+  {
+    path: 'deploy/ci.mdx',
+    content: page('CI checks', 'Checks run on every new build in your pipeline.'),
+  },
+]);
+
+const first = (question: string) => index.search(question, { limit: 3 })[0]?.urlPath;
+
+describe("readers' wording finds the docs' words", () => {
+  it('a question comparing two options finds the page that compares them', () => {
+    expect(first('should I use WebRTC or WebSockets')).toBe('/client/choosing-a-transport');
+  });
+
+  it('copy-pasting the same paragraph finds reusable snippets', () => {
+    expect(first('reuse the same paragraph on many pages without copy-pasting')).toBe(
+      '/create/reusable-snippets',
+    );
+  });
+
+  it('"who changed what" finds the audit log', () => {
+    expect(first('see who changed what in the dashboard')).toBe('/dashboard/audit-logs');
+  });
+
+  it('"kick off" from a backend finds the trigger endpoint', () => {
+    expect(first('kick off a new build from my backend')).toBe('/api/trigger');
+  });
+});
