@@ -84,3 +84,21 @@ describe('page-level ranking signals', () => {
     expect(ranked(pages, 'redirect an old link to the new page')[0]).toBe('/guides/structure');
   });
 });
+
+describe('pages without sections', () => {
+  it('finds an API endpoint page that has only frontmatter, and shows its description', () => {
+    const hits = DocsIndex.build([
+      ...others,
+      {
+        path: 'api/update/trigger.mdx',
+        content: page(
+          'Trigger deployment',
+          '',
+          'openapi: "POST /project/update/{projectId}"\ndescription: "Start a deployment of your site from a script."\n',
+        ),
+      },
+    ]).search('trigger a deployment from a script');
+    expect(hits[0]?.urlPath).toBe('/api/update/trigger');
+    expect(hits[0]?.body).toBe('Start a deployment of your site from a script.');
+  });
+});
