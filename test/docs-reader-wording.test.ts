@@ -47,6 +47,22 @@ const index = DocsIndex.build([
     content: page('Trigger an update', 'POST to this endpoint to rebuild the site.'),
   },
   {
+    path: 'deploy/gitlab.mdx',
+    content: page('GitLab', 'Connect a GitLab repository to deploy the docs on every push to GitLab.'),
+  },
+  {
+    path: 'deploy/gitlab-self-hosted.mdx',
+    content: page('Self-hosted GitLab', 'Add the address of your instance and an access token.'),
+  },
+  {
+    path: 'telephony/dial-in.mdx',
+    content: page('Dial-in', 'The bot answers when a caller dials its phone number with Daily.'),
+  },
+  {
+    path: 'telephony/dial-out.mdx',
+    content: page('Dial-out', 'Start a session where the bot dials a phone number with Daily.'),
+  },
+  {
     path: 'deploy/ci.mdx',
     content: page('CI checks', 'Checks run on every new build in your pipeline.'),
   },
@@ -71,5 +87,13 @@ describe("readers' wording finds the docs' words", () => {
 
   it('"kick off" from a backend finds the trigger endpoint', () => {
     expect(first('kick off a new build from my backend')).toBe('/api/trigger');
+  });
+
+  it('a GitLab "we run ourselves" finds the self-hosted page', () => {
+    expect(first('connect a GitLab instance we run ourselves')).toBe('/deploy/gitlab-self-hosted');
+  });
+
+  it('"phone someone" finds dial-out, not dial-in', () => {
+    expect(first('have the bot phone someone with Daily')).toBe('/telephony/dial-out');
   });
 });

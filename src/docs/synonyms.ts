@@ -65,6 +65,8 @@ const ENTRIES: SynonymEntry[] = [
   { reader: ['copy-paste', 'copy-pasting', 'copy paste', 'copy and paste', 'reuse', 'reusing'], docs: ['snippets', 'reusable'] },
   { reader: ['bigger repository', 'larger repository', 'same repository', 'same repo', 'main repo', 'code repo'], docs: ['monorepo'] },
   { reader: ['typed', 'type into', 'searched for', 'looked for'], docs: ['queries', 'searches'] },
+  { reader: ['run ourselves', 'host ourselves', 'our own server', 'our own servers', 'on-prem', 'on premises', 'on-premises', 'in-house'], docs: ['self-hosted', 'self-host'] },
+  { reader: ['call someone', 'phone someone', 'call people', 'call out', 'calling out', 'outbound call', 'outbound calls', 'make calls'], docs: ['dial-out', 'outbound'] },
   { reader: ['depending on who', 'per user', 'each user', 'different users'], docs: ['personalization', 'personalized'] },
 ]; // prettier-ignore
 
