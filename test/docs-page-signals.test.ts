@@ -45,7 +45,7 @@ describe('page-level ranking signals', () => {
     const pages = [
       {
         path: 'client/react/hooks.mdx',
-        content: page('Hooks', 'In React, useClient returns the client and useTransportState its state.'),
+        content: page('Hooks', 'In React apps, these return the client and the state of its transport.'),
       },
       {
         path: 'client/react/sdk.mdx',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DocsIndex } from '../src/docs/docs-index.js';
+import { identifierPartsText } from '../src/docs/search-text.js';
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
 
@@ -95,5 +96,51 @@ describe("readers' wording finds the docs' words", () => {
 
   it('"phone someone" finds dial-out, not dial-in', () => {
     expect(first('have the bot phone someone with Daily')).toBe('/telephony/dial-out');
+  });
+});
+
+describe('camelCase identifiers', () => {
+  const classes = DocsIndex.build([
+    {
+      path: 'utilities/llm-switcher.mdx',
+      content: page(
+        'LLMSwitcher',
+        'Create an LLMSwitcher with two services and push a ManuallySwitchServiceFrame.',
+      ),
+    },
+    {
+      path: 'learn/llm.mdx',
+      content: page('Large language models', 'The LLM service generates replies from the LLM context.'),
+    },
+    {
+      path: 'deploy/oauth.mdx',
+      content: page('OAuth setup', 'Configure OAuth for your identity provider.'),
+    },
+    {
+      path: 'deploy/authentication.mdx',
+      content: page('Authentication', 'Require readers to authenticate before they read the docs.'),
+    },
+  ]);
+
+  it('are found by their parts, the way readers write them', () => {
+    expect(classes.search('swap the LLM with a switcher', { limit: 3 })[0]?.urlPath).toBe(
+      '/utilities/llm-switcher',
+    );
+  });
+
+  it('are not cut into single letters ("OAuth" is no "auth")', () => {
+    expect(identifierPartsText('Use OAuth on iPhone with LLMSwitcher')).toBe('llm switcher');
+    expect(classes.search('auth', { limit: 3 }).map((hit) => hit.urlPath)).not.toContain('/deploy/oauth');
+  });
+
+  it('keep plural acronyms whole ("URLs" is no "ur ls") and split an acronym before a word', () => {
+    expect(identifierPartsText('List the URLs and APIs of an HTTPServer')).toBe('http server');
+  });
+
+  it('skip keys and encoded data, however long their runs of capitals', () => {
+    // A backtracking pattern would take minutes on these; the scan is linear.
+    const key = `a${'B'.repeat(5_000)}!`;
+    const blob = `Ab${'Bb'.repeat(5_000)}`;
+    expect(identifierPartsText(`${key} ${blob} useTransportState`)).toBe('use transport state');
   });
 });

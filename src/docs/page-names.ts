@@ -1,4 +1,5 @@
 import { queryTerms, type QueryConcept } from './fts-query.js';
+import { identifierPartsText } from './search-text.js';
 import { stem } from './word-stem.js';
 
 /**
@@ -11,8 +12,12 @@ export class PageNames {
   private readonly names = new Map<number, string[][]>();
 
   add(pageId: number, names: readonly (string | undefined)[]): void {
-    const words = names
-      .filter((name): name is string => name !== undefined && name.trim() !== '')
+    const spelled = names.filter((name): name is string => name !== undefined && name.trim() !== '');
+    // "LLMSwitcher" is also named "LLM switcher", the way readers write it.
+    const split = spelled.map((name) =>
+      name.replace(/[A-Za-z0-9]+/g, (word) => identifierPartsText(word) || word),
+    );
+    const words = [...new Set([...spelled, ...split])]
       .map((name) => queryTerms(name).map(stem))
       .filter((name) => name.length > 0);
     this.names.set(pageId, words);

@@ -59,6 +59,7 @@ const ENTRIES: SynonymEntry[] = [
   { reader: ['mac', 'macbook'], docs: ['macos'] },
   { reader: ['users from', 'provision', 'provisioning'], docs: ['scim', 'provisioning'] },
   { reader: ['who changed', 'change history', 'activity log', 'activity history'], docs: ['audit', 'logs'] },
+  { reader: ['swap', 'swapping', 'swap out'], docs: ['switch', 'switcher', 'switching'] },
   { reader: ['kick off', 'kicks off', 'set off'], docs: ['trigger'] },
   { reader: ['backend', 'from my server', 'server-side', 'over http', 'http request', 'programmatically', 'curl'], docs: ['api', 'endpoint'] },
   { reader: ['should i use', 'which should i', 'which one should', 'difference between', 'versus', 'vs'], docs: ['choosing', 'choose', 'comparison'] },
