@@ -1,5 +1,5 @@
 /**
- * Reader questions on two real docs sites: `npx tsx bench/answer-quality.ts [--tune]`.
+ * Reader questions on two real docs sites: `npx tsx bench/answer-quality.ts [--tune|--fresh|--fresh2]`.
  *
  * For each site, the reader questions of bench/queries are asked twice: to search alone (the
  * ranked pages of `DocsIndex.search`, one section per page) and to the offline assistant (the
@@ -8,9 +8,10 @@
  * questions must be declined (no citation) on both sites; the follow-up conversations must cite
  * an expected page and hold text that the first answer did not show (the second question is asked
  * as the assistant asks it in a thread: with the pages the first answer cited). Held-out halves are the
- * figures to report; `--tune` prints the tuning halves instead, and `--fresh` the fresh held-out sets
- * (bench/queries/*-fresh.json, written after the tuning and never tuned on; `--verbose` is ignored
- * there so that nobody tunes on them by reading their misses).
+ * figures to report; `--tune` prints the tuning halves instead, `--fresh` the first fresh sets
+ * (bench/queries/*-fresh.json, tuned on since their baseline was taken) and `--fresh2` the second
+ * fresh sets (bench/queries/*-fresh2.json, never tuned on; `--verbose` is ignored there so that
+ * nobody tunes on them by reading their misses).
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { retrieve } from '../src/assistant/retrieve.js';
@@ -46,14 +47,22 @@ const row = (name: string, scores: RankScores) =>
   `| ${name} | ${scores.queries} | ${percent(scores.hit1)} | ${percent(scores.hit5)} | ${scores.mrr.toFixed(3)} |`;
 
 async function main(): Promise<void> {
-  const which: Half = process.argv.includes('--fresh')
-    ? 'fresh'
-    : process.argv.includes('--tune')
-      ? 'tune'
-      : 'held-out';
-  // The fresh sets are measured, never studied: per-question lines would make them a tuning set.
-  const verbose = process.argv.includes('--verbose') && which !== 'fresh';
-  const title = which === 'fresh' ? 'fresh held-out sets (never tuned on)' : `${which} half`;
+  const which: Half = process.argv.includes('--fresh2')
+    ? 'fresh2'
+    : process.argv.includes('--fresh')
+      ? 'fresh'
+      : process.argv.includes('--tune')
+        ? 'tune'
+        : 'held-out';
+  // The second fresh sets are measured, never studied: per-question lines would make them tuning data.
+  const verbose = process.argv.includes('--verbose') && which !== 'fresh2';
+  const titles: Record<Half, string> = {
+    fresh2: 'second fresh sets (never tuned on)',
+    fresh: 'first fresh sets (tuning data since their baseline)',
+    tune: 'tune half',
+    'held-out': 'held-out half',
+  };
+  const title = titles[which];
   console.log(`Reader questions, ${title}. Machine: ${machineDescription()}\n`);
   const lines = ['| site, measured on | questions | Hit@1 | Hit@5 | MRR@10 |', '|---|---|---|---|---|'];
   const declined: string[] = [];
