@@ -75,6 +75,10 @@ async function main(): Promise<void> {
       mintignore: corpus.mintignore,
     });
     const questions = half(readerQuestions(site, which), which);
+    warnUnknownPages(index, site, [
+      ...questions.flatMap((question) => question.expected),
+      ...half(followUps(which), which).flatMap((item) => (item.site === site ? item.expected : [])),
+    ]);
     const searched: string[][] = [];
     const cited: string[][] = [];
     for (const question of questions) {
@@ -139,6 +143,16 @@ async function main(): Promise<void> {
       ...followUpLines,
     ].join('\n'),
   );
+}
+
+/**
+ * An expected path that is not a page's URL path can never be hit (an index page is served at its
+ * folder: `/automations`, not `/automations/index`): name it instead of scoring a silent miss.
+ */
+function warnUnknownPages(index: DocsIndex, site: string, paths: string[]): void {
+  for (const path of new Set(paths))
+    if (index.page(path)?.urlPath !== path)
+      console.error(`  ${site}: expected page ${path} is not a page URL path`);
 }
 
 await main();
