@@ -44,6 +44,9 @@ export const readerQuestions = (site: SiteName, which?: Half): ReaderQuestion[] 
   read<{ questions: ReaderQuestion[] }>(`${site}-reader-questions${suffix(which)}.json`).questions;
 export const offTopicQuestions = (which?: Half): string[] =>
   read<{ questions: string[] }>(`off-topic-questions${suffix(which)}.json`).questions;
+/** Off-topic questions written to calibrate declining (tuned on, never held out). */
+export const offTopicTuningQuestions = (): string[] =>
+  read<{ questions: string[] }>('off-topic-questions-tuning.json').questions;
 export const followUps = (which?: Half): FollowUpConversation[] =>
   read<{ conversations: FollowUpConversation[] }>(`follow-ups${suffix(which)}.json`).conversations;
 

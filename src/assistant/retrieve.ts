@@ -80,7 +80,8 @@ function addFollowUpSections(
   for (const hit of hits) {
     if (passages.some((passage) => passage.url === hit.url)) continue;
     const last = passages.findLastIndex((passage) => passage.urlPath === hit.urlPath);
-    passages.splice(last + 1, 0, { ...hit, relevance: passages[last]!.relevance });
+    const { relevance, about } = passages[last]!;
+    passages.splice(last + 1, 0, { ...hit, relevance, about });
   }
 }
 

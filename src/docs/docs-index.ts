@@ -235,7 +235,9 @@ export class DocsIndex {
     if (match === null) {
       return currentId === undefined
         ? []
-        : this.statements.pageSections(currentId, limit).flatMap((row) => this.toHit(row, null, 0));
+        : this.statements
+            .pageSections(currentId, limit)
+            .flatMap((row) => this.toHit(row, null, { relevance: 0, about: 0 }));
     }
     const filter = this.statementFilter(options.filter ?? undefined, currentId);
     if (options.withinPaths) filter.pageIds = this.pageIds(options.withinPaths);
@@ -262,8 +264,14 @@ export class DocsIndex {
     const missing = ranked.map((row) => row.pageId).filter((id) => !relevance.has(id));
     for (const [id, value] of this.relevance.measure(concepts, missing, filter.language))
       relevance.set(id, value);
-    return foldFamilies(capPerPage(ranked, maxPerPage, ranked.length), this.families, limit).flatMap((row) =>
-      this.toHit(row, lexical.has(row.id) ? match : null, relevance.get(row.pageId) ?? 0),
+    const shown = foldFamilies(capPerPage(ranked, maxPerPage, ranked.length), this.families, limit);
+    const pageIds = [...new Set(shown.map((row) => row.pageId))];
+    const about = this.relevance.measure(concepts, pageIds, filter.language, 'about');
+    return shown.flatMap((row) =>
+      this.toHit(row, lexical.has(row.id) ? match : null, {
+        relevance: relevance.get(row.pageId) ?? 0,
+        about: about.get(row.pageId) ?? 0,
+      }),
     );
   }
 
@@ -410,7 +418,11 @@ export class DocsIndex {
   }
 
   /** The hit of a ranked section; empty only if the section vanished, which a built index never does. */
-  private toHit(row: RankedSection, match: string | null, relevance: number): SearchHit[] {
+  private toHit(
+    row: RankedSection,
+    match: string | null,
+    shares: Pick<SearchHit, 'relevance' | 'about'>,
+  ): SearchHit[] {
     const page = this.pages.get(row.pageId)!;
     const text = this.statements.text(row.id, match, page.language);
     if (!text) return [];
@@ -427,7 +439,7 @@ export class DocsIndex {
       version: page.version,
       groups: [...page.groups],
       score: row.score,
-      relevance,
+      ...shares,
     };
     return [hit];
   }
