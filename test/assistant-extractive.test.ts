@@ -139,6 +139,27 @@ describe('extractive answers', () => {
     expect(ask(0.5).map((source) => source.url)).toEqual(['/reference']);
   });
 
+  it('declines a question a page body quotes word for word when the page is about something else', () => {
+    // A test-scenarios page quotes "What is the capital of France?" as an example prompt.
+    const ask = (about: number) =>
+      answerer.answer({
+        conversation: [user('What is the capital of France?')],
+        query: 'What is the capital of France?',
+        passages: [hit('/scenarios', 1, 'Ask the bot: What is the capital of France?', about)],
+        signal: new AbortController().signal,
+      }).sources;
+    expect(ask(0)).toEqual([]);
+    expect(ask(0.2)).toHaveLength(1);
+    // One word leaves nothing else to judge by: the page holding it answers.
+    const oneWord = answerer.answer({
+      conversation: [user('How do I install it?')],
+      query: 'How do I install it?',
+      passages: [hit('/github-app', 1, 'Install the app on your repositories.', 0)],
+      signal: new AbortController().signal,
+    });
+    expect(oneWord.sources).toHaveLength(1);
+  });
+
   it('declines a question that shares only common words with the docs', async () => {
     const answer = await ask([user('how long should I proof sourdough before baking')]);
     expect(answer.sources).toEqual([]);

@@ -76,12 +76,13 @@ export class ExtractiveAnswerer implements Answerer {
     const answered = input.conversation
       .slice(0, -1)
       .some((turn) => turn.role === 'assistant' && !turn.text.startsWith(NOT_COVERED));
+    const words = queryTerms(input.query).length;
     const best = Math.max(
       0,
-      ...passages.map((passage) => (answered ? passage.relevance : confidence(passage))),
+      ...passages.map((passage) => (answered ? passage.relevance : confidence(passage, words))),
     );
     const threshold = answered ? FOLLOW_UP_RELEVANCE_THRESHOLD : ANSWER_RELEVANCE_THRESHOLD;
-    if (best < threshold || queryTerms(input.query).length === 0) {
+    if (best < threshold || words === 0) {
       return { sources: [], text: toAsync(wordDeltas(notCovered(passages[0]))) };
     }
     const earlier = input.conversation.slice(0, -1);
@@ -106,8 +107,16 @@ export class ExtractiveAnswerer implements Answerer {
   }
 }
 
-/** How sure a first answer can be that a passage answers: its relevance, leaning on what it is about. */
-function confidence(passage: SearchHit): number {
+/**
+ * How sure a first answer can be that a passage answers: its relevance, leaning on what it is
+ * about. A page whose title, headings and summary name none of the question's words is not about
+ * it, however many of them its body holds: a page quoting "What is the capital of France?" as a
+ * test example holds every word of that question. A one-word question ("install") is the
+ * exception: the page's own word for it may differ ("Set up the app"), and its body holding the
+ * word is all the evidence there is.
+ */
+function confidence(passage: SearchHit, words: number): number {
+  if (passage.about === 0 && words > 1) return 0;
   return (1 - ABOUT_WEIGHT) * passage.relevance + ABOUT_WEIGHT * passage.about;
 }
 
