@@ -1,5 +1,5 @@
 /**
- * Reader questions on two real docs sites: `npx tsx bench/answer-quality.ts [--tune]`.
+ * Reader questions on two real docs sites: `npx tsx bench/answer-quality.ts [--tune|--fresh|--fresh2]`.
  *
  * For each site, the reader questions of bench/queries are asked twice: to search alone (the
  * ranked pages of `DocsIndex.search`, one section per page) and to the offline assistant (the
@@ -8,7 +8,10 @@
  * questions must be declined (no citation) on both sites; the follow-up conversations must cite
  * an expected page and hold text that the first answer did not show (the second question is asked
  * as the assistant asks it in a thread: with the pages the first answer cited). Held-out halves are the
- * figures to report; `--tune` prints the tuning halves instead.
+ * figures to report; `--tune` prints the tuning halves instead, `--fresh` the first fresh sets
+ * (bench/queries/*-fresh.json, tuned on since their baseline was taken) and `--fresh2` the second
+ * fresh sets (bench/queries/*-fresh2.json, never tuned on; `--verbose` is ignored there so that
+ * nobody tunes on them by reading their misses).
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { retrieve } from '../src/assistant/retrieve.js';
@@ -44,9 +47,23 @@ const row = (name: string, scores: RankScores) =>
   `| ${name} | ${scores.queries} | ${percent(scores.hit1)} | ${percent(scores.hit5)} | ${scores.mrr.toFixed(3)} |`;
 
 async function main(): Promise<void> {
-  const which: Half = process.argv.includes('--tune') ? 'tune' : 'held-out';
-  const verbose = process.argv.includes('--verbose');
-  console.log(`Reader questions, ${which} half. Machine: ${machineDescription()}\n`);
+  const which: Half = process.argv.includes('--fresh2')
+    ? 'fresh2'
+    : process.argv.includes('--fresh')
+      ? 'fresh'
+      : process.argv.includes('--tune')
+        ? 'tune'
+        : 'held-out';
+  // The second fresh sets are measured, never studied: per-question lines would make them tuning data.
+  const verbose = process.argv.includes('--verbose') && which !== 'fresh2';
+  const titles: Record<Half, string> = {
+    fresh2: 'second fresh sets (never tuned on)',
+    fresh: 'first fresh sets (tuning data since their baseline)',
+    tune: 'tune half',
+    'held-out': 'held-out half',
+  };
+  const title = titles[which];
+  console.log(`Reader questions, ${title}. Machine: ${machineDescription()}\n`);
   const lines = ['| site, measured on | questions | Hit@1 | Hit@5 | MRR@10 |', '|---|---|---|---|---|'];
   const declined: string[] = [];
   const followUpLines: string[] = [];
@@ -57,7 +74,11 @@ async function main(): Promise<void> {
       navigation: corpus.navigation,
       mintignore: corpus.mintignore,
     });
-    const questions = half(readerQuestions(site), which);
+    const questions = half(readerQuestions(site, which), which);
+    warnUnknownPages(index, site, [
+      ...questions.flatMap((question) => question.expected),
+      ...half(followUps(which), which).flatMap((item) => (item.site === site ? item.expected : [])),
+    ]);
     const searched: string[][] = [];
     const cited: string[][] = [];
     for (const question of questions) {
@@ -80,14 +101,14 @@ async function main(): Promise<void> {
     lines.push(row(`${site}, search alone`, rankScores(questions, searched)));
     lines.push(row(`${site}, pages the answer cites`, rankScores(questions, cited)));
     let abstained = 0;
-    const offTopic = half(offTopicQuestions(), which);
+    const offTopic = half(offTopicQuestions(which), which);
     for (const question of offTopic) {
       const answer = await ask(index, [{ role: 'user', text: question }]);
       if (answer.sources.length === 0) abstained += 1;
       else if (verbose) console.log(`  ${site} answered off-topic: ${question} -> ${answer.sources[0]!.url}`);
     }
     declined.push(`| ${site} | ${offTopic.length} | ${percent(abstained / Math.max(1, offTopic.length))} |`);
-    for (const conversation of half(followUps(), which).filter((item) => item.site === site)) {
+    for (const conversation of half(followUps(which), which).filter((item) => item.site === site)) {
       const first = await ask(index, [{ role: 'user', text: conversation.turns[0]! }]);
       const second = await ask(
         index,
@@ -122,6 +143,16 @@ async function main(): Promise<void> {
       ...followUpLines,
     ].join('\n'),
   );
+}
+
+/**
+ * An expected path that is not a page's URL path can never be hit (an index page is served at its
+ * folder: `/automations`, not `/automations/index`): name it instead of scoring a silent miss.
+ */
+function warnUnknownPages(index: DocsIndex, site: string, paths: string[]): void {
+  for (const path of new Set(paths))
+    if (index.page(path)?.urlPath !== path)
+      console.error(`  ${site}: expected page ${path} is not a page URL path`);
 }
 
 await main();

@@ -22,20 +22,33 @@ export interface FollowUpConversation {
 export type SiteName = 'mintlify' | 'pipecat';
 export const SITES: SiteName[] = ['mintlify', 'pipecat'];
 
-/** Position parity decides the half: even positions were tuned on, odd ones are held out. */
-export type Half = 'tune' | 'held-out';
+/**
+ * Position parity decides the half of the first sets: even positions were tuned on, odd ones are
+ * held out. The fresh sets (files ending in `-fresh.json`, then `-fresh2.json`) were written later
+ * and are read whole. The first fresh sets became tuning data in a later round; the second fresh
+ * sets (`fresh2`) are never tuned on.
+ */
+export type Half = 'tune' | 'held-out' | 'fresh' | 'fresh2';
 export const half = <T>(items: T[], which: Half): T[] =>
-  items.filter((_, position) => (position % 2 === 0) === (which === 'tune'));
+  which === 'fresh' || which === 'fresh2'
+    ? items
+    : items.filter((_, position) => (position % 2 === 0) === (which === 'tune'));
+
+const suffix = (which?: Half) => (which === 'fresh' || which === 'fresh2' ? `-${which}` : '');
 
 const read = <T>(file: string): T =>
   JSON.parse(readFileSync(resolve(REPO_ROOT, 'bench/queries', file), 'utf8')) as T;
 
-export const readerQuestions = (site: SiteName): ReaderQuestion[] =>
-  read<{ questions: ReaderQuestion[] }>(`${site}-reader-questions.json`).questions;
-export const offTopicQuestions = (): string[] =>
-  read<{ questions: string[] }>('off-topic-questions.json').questions;
-export const followUps = (): FollowUpConversation[] =>
-  read<{ conversations: FollowUpConversation[] }>('follow-ups.json').conversations;
+/** A whole set; pass it through `half` for the questions of one half (or of the fresh sets). */
+export const readerQuestions = (site: SiteName, which?: Half): ReaderQuestion[] =>
+  read<{ questions: ReaderQuestion[] }>(`${site}-reader-questions${suffix(which)}.json`).questions;
+export const offTopicQuestions = (which?: Half): string[] =>
+  read<{ questions: string[] }>(`off-topic-questions${suffix(which)}.json`).questions;
+/** Off-topic questions written to calibrate declining (tuned on, never held out). */
+export const offTopicTuningQuestions = (): string[] =>
+  read<{ questions: string[] }>('off-topic-questions-tuning.json').questions;
+export const followUps = (which?: Half): FollowUpConversation[] =>
+  read<{ conversations: FollowUpConversation[] }>(`follow-ups${suffix(which)}.json`).conversations;
 
 /** A site's docs folder, or null (with a message) when the shared corpora are absent. */
 export function loadSite(site: SiteName): DocsFolder | null {

@@ -1,11 +1,19 @@
 /**
  * Where the answer step's relevance bars fall on the tuning half: `npx tsx bench/relevance-margins.ts`.
- * Prints, per site, the best passage's relevance for reader questions and off-topic questions, and
- * the relevance of the expected page when it is retrieved but not first.
+ * Prints, per site, the best passage's relevance for reader questions and off-topic questions (the
+ * half's and the off-topic tuning set), and the relevance of the expected page when it is
+ * retrieved but not first. Off-topic lines also show the page's `about` share.
  */
 import { retrieve } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
-import { SITES, half, loadSite, offTopicQuestions, readerQuestions } from './reader-questions.js';
+import {
+  SITES,
+  half,
+  loadSite,
+  offTopicQuestions,
+  offTopicTuningQuestions,
+  readerQuestions,
+} from './reader-questions.js';
 
 const which = process.argv.includes('--held-out') ? 'held-out' : 'tune';
 for (const site of SITES) {
@@ -28,10 +36,14 @@ for (const site of SITES) {
     const expected = passages.find((passage) => question.expected.includes(passage.urlPath));
     return { query: question.query, top, expected: expected?.relevance };
   });
-  const offTopic = half(offTopicQuestions(), which).map((query) => ({
-    query,
-    top: Math.max(0, ...best(query).map((passage) => passage.relevance)),
-  }));
+  const offTopic = [...half(offTopicQuestions(), which), ...offTopicTuningQuestions()].map((query) => {
+    const passages = best(query);
+    return {
+      query,
+      top: Math.max(0, ...passages.map((passage) => passage.relevance)),
+      about: Math.max(0, ...passages.map((passage) => passage.about)),
+    };
+  });
   console.log(`\n${site}: reader questions, best relevance (sorted)`);
   console.log(
     reader
@@ -51,6 +63,6 @@ for (const site of SITES) {
     console.log(`  low: ${item.top.toFixed(2)} ${item.query} (expected ${item.expected?.toFixed(2)})`);
   console.log(`${site}: off-topic, best relevance`);
   for (const item of offTopic.sort((a, b) => b.top - a.top))
-    console.log(`  ${item.top.toFixed(2)} ${item.query}`);
+    console.log(`  ${item.top.toFixed(2)} (about ${item.about.toFixed(2)}) ${item.query}`);
   index.close();
 }

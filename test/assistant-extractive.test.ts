@@ -69,6 +69,22 @@ async function ask(conversation: ConversationTurn[], retrievalPageSize = 5) {
 
 const user = (text: string): ConversationTurn => ({ role: 'user', text });
 
+const hit = (urlPath: string, relevance: number, body: string, about = relevance): SearchHit => ({
+  urlPath,
+  anchor: '',
+  url: urlPath,
+  pageTitle: urlPath.slice(1),
+  heading: '',
+  headings: [],
+  snippet: body,
+  body,
+  language: 'en',
+  groups: [],
+  score: relevance,
+  relevance,
+  about,
+});
+
 describe('extractive answers', () => {
   it('quotes the code of a section that is only code, and cites it', async () => {
     const answer = await ask([user('how do I migrate my pipeline setup to v2')]);
@@ -93,20 +109,6 @@ describe('extractive answers', () => {
   it('keeps a found page that holds only part of the question, in rank order, but not one matched on a single common word', () => {
     // The page that answers often says "secrets" where the reader wrote "keys": it holds a small
     // share of the question's words, yet it is the one search found for it.
-    const hit = (urlPath: string, relevance: number, body: string): SearchHit => ({
-      urlPath,
-      anchor: '',
-      url: urlPath,
-      pageTitle: urlPath.slice(1),
-      heading: '',
-      headings: [],
-      snippet: body,
-      body,
-      language: 'en',
-      groups: [],
-      score: relevance,
-      relevance,
-    });
     const passages = [
       hit('/agent-config', 1, 'Set your agent keys in the agent configuration file.'),
       hit('/overview', 0.6, 'An overview of agents.'),
@@ -121,6 +123,41 @@ describe('extractive answers', () => {
       signal: new AbortController().signal,
     });
     expect(answer.sources.map((source) => source.url)).toEqual(['/agent-config', '/overview', '/secrets']);
+  });
+
+  it('declines when the words are only in a page body, not in what the page says it is about', () => {
+    // A long reference page holds "record", "podcast" and "mac" in three unrelated places; a
+    // page about recording names recording in its title and headings.
+    const ask = (about: number) =>
+      answerer.answer({
+        conversation: [user('how do I record a podcast on my mac')],
+        query: 'how do I record a podcast on my mac',
+        passages: [hit('/reference', 0.6, 'Record the podcast on a Mac with the CLI.', about)],
+        signal: new AbortController().signal,
+      }).sources;
+    expect(ask(0)).toEqual([]);
+    expect(ask(0.5).map((source) => source.url)).toEqual(['/reference']);
+  });
+
+  it('declines a question a page body quotes word for word when the page is about something else', () => {
+    // A test-scenarios page quotes "What is the capital of France?" as an example prompt.
+    const ask = (about: number) =>
+      answerer.answer({
+        conversation: [user('What is the capital of France?')],
+        query: 'What is the capital of France?',
+        passages: [hit('/scenarios', 1, 'Ask the bot: What is the capital of France?', about)],
+        signal: new AbortController().signal,
+      }).sources;
+    expect(ask(0)).toEqual([]);
+    expect(ask(0.2)).toHaveLength(1);
+    // One word leaves nothing else to judge by: the page holding it answers.
+    const oneWord = answerer.answer({
+      conversation: [user('How do I install it?')],
+      query: 'How do I install it?',
+      passages: [hit('/github-app', 1, 'Install the app on your repositories.', 0)],
+      signal: new AbortController().signal,
+    });
+    expect(oneWord.sources).toHaveLength(1);
   });
 
   it('declines a question that shares only common words with the docs', async () => {

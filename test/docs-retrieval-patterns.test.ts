@@ -153,6 +153,16 @@ describe('retrieval on reader wording', () => {
     expect(addressed!.relevance).toBeGreaterThan(0.8);
   });
 
+  it('counts what a page says it is about apart from words its body holds in passing', () => {
+    const hitOf = (query: string) =>
+      index.search(query, { limit: 10 }).find((hit) => hit.urlPath === '/cloud/secrets');
+    // The title names secrets; "store" and "provider" are only in the body.
+    expect(hitOf('secrets')!.about).toBe(1);
+    const passing = hitOf('store provider')!;
+    expect(passing.relevance).toBe(1);
+    expect(passing.about).toBe(0);
+  });
+
   it('ranks the pages a conversation cited higher for a follow-up', () => {
     const plain = paths('what about the platform');
     const cited = paths('what about the platform', { citedPaths: ['/guides/api-keys'] });

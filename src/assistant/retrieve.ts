@@ -40,17 +40,49 @@ export function retrieve(
   queryVector?: readonly number[],
 ): Retrieval {
   const query = retrievalQuery(input);
+  const last = lastUserText(input.conversation);
+  const followUp = isFollowUp(last) && (input.citedPaths?.length ?? 0) > 0;
   // Two sections of a page at most, and the page counted once: the answer cites pages.
   const sections = index.search(query, {
     limit: input.retrievalPageSize * SECTIONS_PER_PAGE,
     maxPerPage: SECTIONS_PER_PAGE,
     filter: input.filter ?? undefined,
     currentPath: input.currentPath,
-    citedPaths: isFollowUp(lastUserText(input.conversation)) ? input.citedPaths : undefined,
+    citedPaths: followUp ? input.citedPaths : undefined,
     queryVector,
   });
   const pages = [...new Set(sections.map((hit) => hit.urlPath))].slice(0, input.retrievalPageSize);
-  return { query, passages: sections.filter((hit) => pages.includes(hit.urlPath)) };
+  const passages = sections.filter((hit) => pages.includes(hit.urlPath));
+  if (followUp) addFollowUpSections(index, passages, last, input);
+  return { query, passages };
+}
+
+/**
+ * A follow-up ("can I turn them off?") asks for something the pages already cited say somewhere,
+ * often in a section the whole thread's words do not rank: the section of each retrieved cited
+ * page that best matches the follow-up's own words joins that page's passages (after them, so
+ * the page keeps its place and its relevance).
+ */
+function addFollowUpSections(
+  index: DocsIndex,
+  passages: SearchHit[],
+  followUp: string,
+  input: RetrievalInput,
+): void {
+  const cited = (input.citedPaths ?? []).filter((path) => passages.some((hit) => hit.urlPath === path));
+  if (cited.length === 0) return;
+  const hits = index.search(followUp, {
+    limit: cited.length,
+    maxPerPage: 1,
+    filter: input.filter ?? undefined,
+    withinPaths: cited,
+  });
+  for (const hit of hits) {
+    if (passages.some((passage) => passage.url === hit.url)) continue;
+    const last = passages.findLastIndex((passage) => passage.urlPath === hit.urlPath);
+    const { relevance, about } = passages[last]!;
+    passages.splice(last + 1, 0, { ...hit, relevance, about });
+  }
 }
 
 function lastUserText(conversation: ConversationTurn[]): string {

@@ -1,6 +1,6 @@
 import { SQLite, type SqliteDatabase } from '../sqlite.js';
 import { identifierPartsText, searchableText, TOKENIZER } from './search-text.js';
-import type { DocsPage, PageMetadata } from './types.js';
+import type { DocsPage, DocsSection, PageMetadata } from './types.js';
 
 /**
  * The in-memory SQLite database behind one DocsIndex. Sections live in a plain table that is also
@@ -119,7 +119,7 @@ export function insertPages(
           .join('\n'),
       );
       const title = searchableText(page.title);
-      page.sections.forEach((section, position) => {
+      sectionsOf(page, options).forEach((section, position) => {
         const body = searchableText(section.body);
         insertSection.run(
           pageId,
@@ -153,4 +153,15 @@ export function insertPages(
     }
   })();
   return { sections, tables };
+}
+
+/**
+ * A page's sections; a page with none (an API endpoint page whose content the OpenAPI file
+ * renders, a page of frontmatter and components only) gets one made of its description, so that
+ * its title, summary and description still find it and an answer can quote it.
+ */
+function sectionsOf(page: DocsPage, options: InsertOptions): DocsSection[] {
+  if (page.sections.length > 0) return page.sections;
+  const body = options.indexDescriptions ? (page.description ?? '') : '';
+  return [{ anchor: '', heading: '', headings: [], level: 0, body }];
 }

@@ -1,6 +1,9 @@
 import { conceptExpression, type QueryConcept } from './fts-query.js';
 import type { SearchStatements } from './search-statements.js';
 
+/** Columns `measure` can count alone; `about` is a page's title, headings and summary together. */
+type Column = 'title' | 'summary' | 'about';
+
 /** Concepts remembered per index; questions reuse the same vocabulary. */
 const MAX_CACHED_CONCEPTS = 5_000;
 
@@ -9,6 +12,8 @@ interface ConceptInfo {
   weight: number;
   /** Pages with a section holding the concept. */
   pages: Set<number>;
+  /** Pages holding it in each column. */
+  columns: Record<Column, Set<number>>;
 }
 
 /**
@@ -28,22 +33,21 @@ export class RelevanceMeter {
 
   /**
    * Relevance of each of `pageIds` (pages of `language`) to the question made of `concepts`; with
-   * `column`, only what that column holds counts (the page title says what the page is about).
+   * `column`, only what that column holds counts (the page's title or summary says what it is
+   * about; `about` is its title, headings and summary together).
    */
   measure(
     concepts: readonly QueryConcept[],
     pageIds: readonly number[],
     language: string,
-    column?: 'title',
+    column?: Column,
   ): Map<number, number> {
     const scores = new Map(pageIds.map((id) => [id, 0]));
     let total = 0;
     for (const concept of concepts) {
-      const expression = conceptExpression(concept);
-      const { weight } = this.info(expression, language);
-      const { pages } = column
-        ? this.info(`${column} : (${expression})`, language)
-        : this.info(expression, language);
+      const info = this.info(conceptExpression(concept), language);
+      const { weight } = info;
+      const pages = column ? info.columns[column] : info.pages;
       // A word of the reader's own address counts only where a page has it.
       if (concept.placeholder && !pageIds.some((id) => pages.has(id))) continue;
       total += weight;
@@ -65,10 +69,17 @@ export class RelevanceMeter {
     if (info === undefined) {
       const sections = this.statements.matchingSections(expression, language);
       const pages = new Set<number>();
-      for (const id of sections) pages.add(this.sectionPages[id]!);
+      const columns = { title: new Set<number>(), summary: new Set<number>(), about: new Set<number>() };
+      for (const section of sections) {
+        const page = this.sectionPages[section.id]!;
+        pages.add(page);
+        if (section.title) columns.title.add(page);
+        if (section.summary) columns.summary.add(page);
+        if (section.about) columns.about.add(page);
+      }
       const total = this.statements.total(language);
       const weight = Math.max(0.05, Math.log((total + 1) / (sections.length + 0.5)));
-      info = { weight, pages };
+      info = { weight, pages, columns };
       if (this.concepts.size >= MAX_CACHED_CONCEPTS) this.concepts.clear();
       this.concepts.set(key, info);
     }

@@ -30,6 +30,15 @@ export interface RankedSection {
   score: number;
 }
 
+/** A section matching a concept, and in which of its columns (1 or 0, as SQLite returns them). */
+export interface MatchingSection {
+  id: number;
+  title: number;
+  summary: number;
+  /** Title, headings or summary: what the section's page says it is about. */
+  about: number;
+}
+
 /** What a hit shows of a section. */
 export interface SectionText {
   anchor: string;
@@ -111,12 +120,21 @@ export class SearchStatements {
     return this.statement(sql).get({ id, match }) as SectionText | undefined;
   }
 
-  /** Ids of every section of `language` matching `match` (one concept of a question). */
-  matchingSections(match: string, language: string): number[] {
+  /**
+   * Every section of `language` matching `match` (one concept of a question), with whether the
+   * match is in its title, its summary, and its title, headings or summary. One query instead of
+   * one per column: bm25 with a single column weighted is below zero exactly when that column
+   * holds a phrase of the match (FTS5 keeps every idf above zero).
+   */
+  matchingSections(match: string, language: string): MatchingSection[] {
     const table = this.tables.byLanguage.get(language);
     if (table === undefined) return [];
-    const sql = `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH @match`;
-    return (this.statement(sql).all({ match }) as { id: number }[]).map((row) => row.id);
+    const sql = `SELECT rowid AS id,
+        bm25(${table}, 1, 0, 0, 0, 0) < 0 AS title,
+        bm25(${table}, 0, 0, 0, 1, 0) < 0 AS summary,
+        bm25(${table}, 1, 1, 0, 1, 0) < 0 AS about
+      FROM ${table} WHERE ${table} MATCH @match`;
+    return this.statement(sql).all({ match }) as MatchingSection[];
   }
 
   /** The page of every section, indexed by section id. */

@@ -16,6 +16,12 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const HAS_CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
 /** Words with at least one underscore between letters or digits. */
 const IDENTIFIER = /[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)+/gu;
+/** Latin words that may be camelCase or PascalCase. */
+const LATIN_WORD = /\b[A-Za-z][A-Za-z0-9]+\b/g;
+/** Longer words are keys, hashes or encoded data, not names that readers type in parts. */
+const LONGEST_NAME = 64;
+/** A lower-case letter or digit before a capital, or an acronym before a capitalised word. */
+const CASE_CHANGE = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 
 /** The FTS5 tokenizer of every searched column. */
 export const TOKENIZER = "porter unicode61 tokenchars '_'";
@@ -50,12 +56,32 @@ export function identifierParts(word: string): string[] {
 }
 
 /**
- * The parts of every underscore identifier of `text`, one identifier a line ("openai api key"):
- * indexed beside the text so that the words inside an identifier are still found.
+ * The parts of every underscore or camelCase identifier of `text`, one identifier a line
+ * ("openai api key", "llm switcher"): indexed beside the text so that the words inside an
+ * identifier are still found.
  */
 export function identifierPartsText(text: string): string {
-  if (!text.includes('_')) return '';
   const lines = new Set<string>();
-  for (const match of text.matchAll(IDENTIFIER)) lines.add(identifierParts(match[0]).join(' '));
+  if (text.includes('_'))
+    for (const match of text.matchAll(IDENTIFIER)) lines.add(identifierParts(match[0]).join(' '));
+  for (const match of text.matchAll(LATIN_WORD)) {
+    if (match[0].length > LONGEST_NAME || !CASE_CHANGE.test(match[0])) continue;
+    const parts = camelCaseParts(match[0]);
+    // "OAuth" and "iPhone" are single words to readers, not "o auth".
+    if (parts.length >= 2 && parts.every((part) => part.length > 1)) lines.add(parts.join(' '));
+  }
   return [...lines].join('\n');
+}
+
+/**
+ * The parts of a camelCase or PascalCase word, lower-cased (`LLMSwitcher` -> llm, switcher). A
+ * plural acronym stays whole: `URLs` is no "ur ls".
+ */
+export function camelCaseParts(word: string): string[] {
+  return word
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z]{2,})/g, '$1 $2')
+    .toLowerCase()
+    .split(' ')
+    .filter((part) => part !== '');
 }

@@ -16,6 +16,8 @@ const ENTRIES: SynonymEntry[] = [
   { reader: ['key', 'keys', 'password', 'passwords', 'credential', 'credentials'], docs: ['secret', 'secrets', 'token', 'credentials'] },
   { reader: ['env var', 'env vars', 'environment variable', 'environment variables'], docs: ['env', 'environment', 'secrets'] },
   { reader: ['quiet', 'silent', 'inactive', 'inactivity'], docs: ['idle'] },
+  { reader: ['turn off', 'turn them off', 'turn it off', 'switch off', 'opt out'], docs: ['disable', 'disabled'] },
+  { reader: ['turn on', 'turn them on', 'turn it on', 'switch on', 'opt in'], docs: ['enable', 'enabled'] },
   { reader: ['hang up', 'hangs up', 'shut down'], docs: ['end', 'terminate', 'termination'] },
   { reader: ['slow', 'fast', 'faster', 'speed', 'delay', 'lag'], docs: ['latency', 'performance'] },
   { reader: ['logs'], docs: ['logging'] },
@@ -56,6 +58,17 @@ const ENTRIES: SynonymEntry[] = [
   { reader: ['iphone', 'ipad', 'swift'], docs: ['ios'] },
   { reader: ['mac', 'macbook'], docs: ['macos'] },
   { reader: ['users from', 'provision', 'provisioning'], docs: ['scim', 'provisioning'] },
+  { reader: ['who changed', 'change history', 'activity log', 'activity history'], docs: ['audit', 'logs'] },
+  { reader: ['swap', 'swapping', 'swap out'], docs: ['switch', 'switcher', 'switching'] },
+  { reader: ['kick off', 'kicks off', 'set off'], docs: ['trigger'] },
+  { reader: ['backend', 'from my server', 'server-side', 'over http', 'http request', 'programmatically', 'curl'], docs: ['api', 'endpoint'] },
+  { reader: ['should i use', 'which should i', 'which one should', 'difference between', 'versus', 'vs'], docs: ['choosing', 'choose', 'comparison'] },
+  { reader: ['copy-paste', 'copy-pasting', 'copy paste', 'copy and paste', 'reuse', 'reusing'], docs: ['snippets', 'reusable'] },
+  { reader: ['bigger repository', 'larger repository', 'same repository', 'same repo', 'main repo', 'code repo'], docs: ['monorepo'] },
+  { reader: ['typed', 'type into', 'searched for', 'looked for'], docs: ['queries', 'searches'] },
+  { reader: ['run ourselves', 'host ourselves', 'our own server', 'our own servers', 'on-prem', 'on premises', 'on-premises', 'in-house'], docs: ['self-hosted', 'self-host'] },
+  { reader: ['call someone', 'phone someone', 'call people', 'call out', 'calling out', 'outbound call', 'outbound calls', 'make calls'], docs: ['dial-out', 'outbound'] },
+  { reader: ['depending on who', 'per user', 'each user', 'different users'], docs: ['personalization', 'personalized'] },
 ]; // prettier-ignore
 
 /** Reader wording -> docs words, with multi-word wording kept apart (matched on the raw text). */

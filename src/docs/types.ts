@@ -81,4 +81,10 @@ export interface SearchHit {
    * questions, unlike `score`, so answerers can decline when it is low.
    */
   relevance: number;
+  /**
+   * The same share counted only in what the page says it is about: its title, headings and
+   * summary. A page about the question names it there; a long page that holds the question's
+   * words in passing, in its body (a quoted example, a list of languages), does not.
+   */
+  about: number;
 }

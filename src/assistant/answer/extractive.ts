@@ -12,12 +12,19 @@ import {
 } from './types.js';
 
 /**
- * Relevance (the share of the question a passage holds, see `SearchHit.relevance`) below which
- * the best passage does not answer the question and the answer declines. Calibrated on
- * off-topic questions that share common words with docs sites ("how long should I proof
- * sourdough": two words found, the rare ones not) against reader questions on two sites.
+ * Confidence (see `confidence`) below which the best passage does not answer the question and the
+ * answer declines. Calibrated on off-topic questions that share common words with docs sites ("how
+ * long should I proof sourdough": two words found, the rare ones not; "register a domain for my
+ * wedding website": every word but one, none of them in what the page is about) against reader
+ * questions on two sites: 0.46 let two more off-topic questions through, 0.5 declined a reader question.
  */
-export const ANSWER_RELEVANCE_THRESHOLD = 0.55;
+export const ANSWER_RELEVANCE_THRESHOLD = 0.48;
+/**
+ * Weight of `SearchHit.about` in the confidence of a first answer, against 0.7 for the page's
+ * relevance: words a page holds in its body, in passing, count less than words it is about.
+ * 0.3 declined the most off-topic questions without losing a reader question (0.2 and 0.4 less).
+ */
+export const ABOUT_WEIGHT = 0.3;
 /**
  * The bar for a follow-up in a thread that already has an answer: it leans on that answer for
  * its subject ("how long does it take?"), so a lower share of its own words is enough.
@@ -66,12 +73,16 @@ export class ExtractiveAnswerer implements Answerer {
   answer(input: AnswerInput): Answer {
     const question = input.conversation.at(-1)?.text ?? input.query;
     const passages = distinctPages(input.passages);
-    const best = Math.max(0, ...passages.map((passage) => passage.relevance));
     const answered = input.conversation
       .slice(0, -1)
       .some((turn) => turn.role === 'assistant' && !turn.text.startsWith(NOT_COVERED));
+    const words = queryTerms(input.query).length;
+    const best = Math.max(
+      0,
+      ...passages.map((passage) => (answered ? passage.relevance : confidence(passage, words))),
+    );
     const threshold = answered ? FOLLOW_UP_RELEVANCE_THRESHOLD : ANSWER_RELEVANCE_THRESHOLD;
-    if (best < threshold || queryTerms(input.query).length === 0) {
+    if (best < threshold || words === 0) {
       return { sources: [], text: toAsync(wordDeltas(notCovered(passages[0]))) };
     }
     const earlier = input.conversation.slice(0, -1);
@@ -94,6 +105,19 @@ export class ExtractiveAnswerer implements Answerer {
     const sources = sourcesOf(excerpts.map((excerpt) => excerpt.passage));
     return { sources, text: toAsync(wordDeltas(compose(excerpts, sources))) };
   }
+}
+
+/**
+ * How sure a first answer can be that a passage answers: its relevance, leaning on what it is
+ * about. A page whose title, headings and summary name none of the question's words is not about
+ * it, however many of them its body holds: a page quoting "What is the capital of France?" as a
+ * test example holds every word of that question. A one-word question ("install") is the
+ * exception: the page's own word for it may differ ("Set up the app"), and its body holding the
+ * word is all the evidence there is.
+ */
+function confidence(passage: SearchHit, words: number): number {
+  if (passage.about === 0 && words > 1) return 0;
+  return (1 - ABOUT_WEIGHT) * passage.relevance + ABOUT_WEIGHT * passage.about;
 }
 
 /**
@@ -147,6 +171,12 @@ function chooseUnits(units: ScoredUnit[], count: number, procedural: boolean, bu
       .filter((other) => other.kind === 'item' && other.block === unit.block)
       .slice(0, 6))
       chosen.set(sibling.index, sibling);
+  }
+  // A sentence ending in a colon announces what follows ("Disable interruptions:" and its code).
+  for (const unit of best) {
+    const next = units.find((other) => other.index === unit.index + 1);
+    if (unit.text.endsWith(':') && next && (next.kind === 'code' || next.kind === 'table'))
+      chosen.set(next.index, next.kind === 'code' ? { ...next, text: clip(next.text) } : next);
   }
   // A section that is mostly code answers with its code: a migration's before/after, an SDK call.
   const code = units

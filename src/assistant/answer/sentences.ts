@@ -60,14 +60,5 @@ export function textUnits(body: string): TextUnit[] {
   return units.filter((unit) => unit.text.length > 0);
 }
 
-/** A crude English stem (plural, -ing, -ed, -ly): enough to match "domains" with "domain". */
-export function stem(word: string): string {
-  const lower = word.toLowerCase();
-  if (lower.length <= 4) return lower;
-  for (const suffix of ['ing', 'ies', 'ed', 'es', 'ly', 's']) {
-    if (lower.endsWith(suffix) && lower.length - suffix.length >= 3) {
-      return suffix === 'ies' ? `${lower.slice(0, -3)}y` : lower.slice(0, -suffix.length);
-    }
-  }
-  return lower;
-}
+/** Stems as the docs index compares words outside its full-text tables. */
+export { stem } from '../../docs/word-stem.js';

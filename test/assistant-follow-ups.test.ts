@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
+import { retrieve } from '../src/assistant/retrieve.js';
+import { DocsIndex } from '../src/docs/docs-index.js';
+import type { ConversationTurn } from '../src/protocol/assistant.js';
+
+const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
+
+/**
+ * A page whose answer to the follow-up sits in a section the thread's words do not rank: the
+ * question is about interruptions in general; turning them off is one section among several.
+ */
+const files = [
+  {
+    path: 'guides/interruptions.mdx',
+    content: page(
+      'Interruptions',
+      '## How interruptions work\n\nWhen the user speaks over the bot, the interruption stops the bot and ' +
+        'interruptions cancel in-flight work.\n\n' +
+        '## What interruptions keep\n\nAfter interruptions, the context keeps what the bot said before the interruption.\n\n' +
+        '## Controlling them\n\nRequire a minimum number of words before a turn starts.\n\n' +
+        '**Disable** them so in-flight work is never cancelled:\n\n' +
+        '```python\nstart_strategy = VADUserTurnStartStrategy(enable_interruptions=False)\n```\n',
+    ),
+  },
+  {
+    path: 'guides/muting.mdx',
+    content: page('User input muting', 'Mute the user during the greeting so interruptions wait.'),
+  },
+  ...['Billing', 'Fonts', 'Themes', 'Search', 'Images'].map((title, position) => ({
+    path: `settings/page-${position}.mdx`,
+    content: page(title, `${title} settings live in the settings screen.`),
+  })),
+];
+
+const index = DocsIndex.build(files);
+const answerer = new ExtractiveAnswerer();
+
+async function ask(conversation: ConversationTurn[], citedPaths?: string[]) {
+  const { query, passages } = retrieve(index, { conversation, retrievalPageSize: 5, citedPaths });
+  const answer = answerer.answer({ conversation, query, passages, signal: new AbortController().signal });
+  let text = '';
+  for await (const delta of answer.text) text += delta;
+  return { text, sources: answer.sources.map((source) => source.url.replace(/#.*$/, '')) };
+}
+
+describe('follow-ups that add information', () => {
+  it('answers "can I turn them off?" with the section of the cited page that says how, code included', async () => {
+    const first = await ask([{ role: 'user', text: 'What are interruptions?' }]);
+    expect(first.sources[0]).toBe('/guides/interruptions');
+    expect(first.text).not.toContain('enable_interruptions=False');
+    const second = await ask(
+      [
+        { role: 'user', text: 'What are interruptions?' },
+        { role: 'assistant', text: first.text },
+        { role: 'user', text: 'can I turn them off?' },
+      ],
+      first.sources,
+    );
+    expect(second.sources[0]).toBe('/guides/interruptions');
+    expect(second.text).toContain('Disable');
+    expect(second.text).toContain('enable_interruptions=False');
+  });
+
+  it('brings in the section of the cited page that answers "how long does it take?"', async () => {
+    const domain = DocsIndex.build([
+      {
+        path: 'guides/custom-domain.mdx',
+        content: page(
+          'Custom domain',
+          '## Add your custom domain\n\nAdd the custom domain in the domain settings: type the domain and add it.\n\n' +
+            '## Verify the custom domain\n\nAdd a TXT record so we can verify the custom domain is yours; the domain shows as verified.\n\n' +
+            '## Timing\n\nDNS changes take up to 48 hours to reach every resolver.',
+        ),
+      },
+      {
+        path: 'guides/dns.mdx',
+        content: page('DNS records', 'A CNAME record points your custom domain at the docs host.'),
+      },
+      ...['Builds', 'Previews', 'Search', 'Exports', 'Images'].map((title, position) => ({
+        path: `settings/page-${position}.mdx`,
+        content: page(title, `${title} take a long time when the site is large; most take a minute.`),
+      })),
+    ]);
+    const conversation: ConversationTurn[] = [
+      { role: 'user', text: 'How do I add a custom domain?' },
+      {
+        role: 'assistant',
+        text: 'Add the custom domain in the domain settings: type the domain and add it. [1]',
+      },
+      { role: 'user', text: 'how long does it take?' },
+    ];
+    const { query, passages } = retrieve(domain, {
+      conversation,
+      retrievalPageSize: 5,
+      citedPaths: ['/guides/custom-domain'],
+    });
+    expect(passages.map((passage) => passage.url)).toContain('/guides/custom-domain#timing');
+    const answer = answerer.answer({ conversation, query, passages, signal: new AbortController().signal });
+    let text = '';
+    for await (const delta of answer.text) text += delta;
+    expect(text).toContain('48 hours');
+    expect(text).not.toContain('type the domain and add it');
+  });
+});

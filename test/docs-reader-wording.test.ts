@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { DocsIndex } from '../src/docs/docs-index.js';
+import { identifierPartsText } from '../src/docs/search-text.js';
+
+const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
+
+/** Pages that name things the docs' way, while readers ask in their own words. */
+const index = DocsIndex.build([
+  {
+    path: 'client/choosing-a-transport.mdx',
+    content: page('Choosing a transport', 'Compare the transports before you pick one for production.'),
+  },
+  {
+    path: 'client/webrtc.mdx',
+    content: page(
+      'WebRTC transport',
+      'The WebRTC transport sends audio over WebRTC. WebRTC needs a TURN server.',
+    ),
+  },
+  {
+    path: 'client/websocket.mdx',
+    content: page(
+      'WebSocket transport',
+      'The WebSocket transport streams audio over WebSockets to your server.',
+    ),
+  },
+  {
+    path: 'create/reusable-snippets.mdx',
+    content: page('Reusable snippets', 'Write content once in a snippet file and import it into any page.'),
+  },
+  {
+    path: 'create/text.mdx',
+    content: page('Text', 'Format a paragraph with bold, italics and links on your pages.'),
+  },
+  {
+    path: 'dashboard/audit-logs.mdx',
+    content: page(
+      'Audit logs',
+      'Every action a member takes in the dashboard is recorded with its author and time.',
+    ),
+  },
+  {
+    path: 'dashboard/overview.mdx',
+    content: page('Dashboard', 'The dashboard shows what changed in your latest deployment.'),
+  },
+  {
+    path: 'api/trigger.mdx',
+    content: page('Trigger an update', 'POST to this endpoint to rebuild the site.'),
+  },
+  {
+    path: 'deploy/gitlab.mdx',
+    content: page('GitLab', 'Connect a GitLab repository to deploy the docs on every push to GitLab.'),
+  },
+  {
+    path: 'deploy/gitlab-self-hosted.mdx',
+    content: page('Self-hosted GitLab', 'Add the address of your instance and an access token.'),
+  },
+  {
+    path: 'telephony/dial-in.mdx',
+    content: page('Dial-in', 'The bot answers when a caller dials its phone number with Daily.'),
+  },
+  {
+    path: 'telephony/dial-out.mdx',
+    content: page('Dial-out', 'Start a session where the bot dials a phone number with Daily.'),
+  },
+  {
+    path: 'deploy/ci.mdx',
+    content: page('CI checks', 'Checks run on every new build in your pipeline.'),
+  },
+]);
+
+const first = (question: string) => index.search(question, { limit: 3 })[0]?.urlPath;
+
+describe("readers' wording finds the docs' words", () => {
+  it('a question comparing two options finds the page that compares them', () => {
+    expect(first('should I use WebRTC or WebSockets')).toBe('/client/choosing-a-transport');
+  });
+
+  it('copy-pasting the same paragraph finds reusable snippets', () => {
+    expect(first('reuse the same paragraph on many pages without copy-pasting')).toBe(
+      '/create/reusable-snippets',
+    );
+  });
+
+  it('"who changed what" finds the audit log', () => {
+    expect(first('see who changed what in the dashboard')).toBe('/dashboard/audit-logs');
+  });
+
+  it('"kick off" from a backend finds the trigger endpoint', () => {
+    expect(first('kick off a new build from my backend')).toBe('/api/trigger');
+  });
+
+  it('a GitLab "we run ourselves" finds the self-hosted page', () => {
+    expect(first('connect a GitLab instance we run ourselves')).toBe('/deploy/gitlab-self-hosted');
+  });
+
+  it('"phone someone" finds dial-out, not dial-in', () => {
+    expect(first('have the bot phone someone with Daily')).toBe('/telephony/dial-out');
+  });
+});
+
+describe('camelCase identifiers', () => {
+  const classes = DocsIndex.build([
+    {
+      path: 'utilities/llm-switcher.mdx',
+      content: page(
+        'LLMSwitcher',
+        'Create an LLMSwitcher with two services and push a ManuallySwitchServiceFrame.',
+      ),
+    },
+    {
+      path: 'learn/llm.mdx',
+      content: page('Large language models', 'The LLM service generates replies from the LLM context.'),
+    },
+    {
+      path: 'deploy/oauth.mdx',
+      content: page('OAuth setup', 'Configure OAuth for your identity provider.'),
+    },
+    {
+      path: 'deploy/authentication.mdx',
+      content: page('Authentication', 'Require readers to authenticate before they read the docs.'),
+    },
+  ]);
+
+  it('are found by their parts, the way readers write them', () => {
+    expect(classes.search('swap the LLM with a switcher', { limit: 3 })[0]?.urlPath).toBe(
+      '/utilities/llm-switcher',
+    );
+  });
+
+  it('are not cut into single letters ("OAuth" is no "auth")', () => {
+    expect(identifierPartsText('Use OAuth on iPhone with LLMSwitcher')).toBe('llm switcher');
+    expect(classes.search('auth', { limit: 3 }).map((hit) => hit.urlPath)).not.toContain('/deploy/oauth');
+  });
+
+  it('keep plural acronyms whole ("URLs" is no "ur ls") and split an acronym before a word', () => {
+    expect(identifierPartsText('List the URLs and APIs of an HTTPServer')).toBe('http server');
+  });
+
+  it('skip keys and encoded data, however long their runs of capitals', () => {
+    // A backtracking pattern would take minutes on these; the scan is linear.
+    const key = `a${'B'.repeat(5_000)}!`;
+    const blob = `Ab${'Bb'.repeat(5_000)}`;
+    expect(identifierPartsText(`${key} ${blob} useTransportState`)).toBe('use transport state');
+  });
+});
