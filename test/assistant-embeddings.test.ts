@@ -30,6 +30,19 @@ const embedText = (text: string) => TOPICS.map((topic) => (topic.test(text) ? 1 
 
 const question = 'how do I get a refund';
 
+interface EmbeddingsRequest {
+  model: string;
+  input: string[];
+}
+
+/** What OpenAI's `POST /v1/embeddings` answers, with the scripted vectors. */
+const embeddingsResponse = (request: EmbeddingsRequest) => ({
+  object: 'list',
+  data: request.input.map((text, index) => ({ object: 'embedding', index, embedding: embedText(text) })),
+  model: request.model,
+  usage: { prompt_tokens: 10, total_tokens: 10 },
+});
+
 describe('hybrid retrieval with an embedding model', () => {
   it('fuses the sections nearest in meaning with the full-text ranking (scripted model)', async () => {
     const model = new MockEmbeddingModelV3({
@@ -102,23 +115,13 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
   });
 
   it('embeds the sections and the question with text-embedding-3-small', async () => {
-    const requests: { model: string; input: string[] }[] = [];
+    const requests: EmbeddingsRequest[] = [];
     nock('https://api.openai.com', { reqheaders: { authorization: 'Bearer sk-test' } })
       .post('/v1/embeddings')
       .times(2)
       .reply(200, (_uri, body) => {
-        const request = body as { model: string; input: string[] };
-        requests.push(request);
-        return {
-          object: 'list',
-          data: request.input.map((text, index) => ({
-            object: 'embedding',
-            index,
-            embedding: embedText(text),
-          })),
-          model: request.model,
-          usage: { prompt_tokens: 10, total_tokens: 10 },
-        };
+        requests.push(body as EmbeddingsRequest);
+        return embeddingsResponse(body as EmbeddingsRequest);
       });
     const model = embeddingModel('openai:text-embedding-3-small', {
       openai: { apiKey: 'sk-test' },
@@ -144,18 +147,8 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
       .post('/v1/embeddings')
       .times(3)
       .reply(200, (_uri, body) => {
-        const request = body as { model: string; input: string[] };
-        inputs.push(request.input);
-        return {
-          object: 'list',
-          data: request.input.map((text, index) => ({
-            object: 'embedding',
-            index,
-            embedding: embedText(text),
-          })),
-          model: request.model,
-          usage: { prompt_tokens: 10, total_tokens: 10 },
-        };
+        inputs.push((body as EmbeddingsRequest).input);
+        return embeddingsResponse(body as EmbeddingsRequest);
       });
     const store = await openStore({ memory: true });
     await store.projects.create({ id: 'docs', repository: '/repo', baseRef: 'main' });
