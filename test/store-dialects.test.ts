@@ -98,6 +98,30 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     ]);
   });
 
+  it('reads a job with its messages in one query, as the job and messages reads give them apart', async () => {
+    await newJob('read', 1);
+    await newJob('other', 1);
+    await store.jobs.addMessage('docs', 'read', 'second', at(2));
+    await store.jobs.addMessage('docs', 'read', 'third', at(3));
+    const read = await store.jobs.getWithMessages('docs', 'read');
+    expect(read?.job).toEqual(await store.jobs.get('docs', 'read'));
+    expect(read?.messages).toEqual(await store.jobs.messages('read'));
+    expect(read?.messages.map((message) => message.content)).toEqual(['request read', 'second', 'third']);
+    // The values of each call, not those of the query's first call or of its placeholders.
+    expect((await store.jobs.getWithMessages('docs', 'other'))?.messages.map((m) => m.content)).toEqual([
+      'request other',
+    ]);
+    expect(await store.jobs.getWithMessages('docs', 'missing')).toBeUndefined();
+    await store.projects.create({ id: 'elsewhere', repository: '/r', baseRef: 'main', domain: 'e' }, at(0));
+    expect(await store.jobs.getWithMessages('elsewhere', 'read')).toBeUndefined();
+    // A job without messages (never written by the API, possible in the table) still reads.
+    await store.database.db.deleteFrom('job_messages').where('job_id', '=', 'other').execute();
+    expect(await store.jobs.getWithMessages('docs', 'other')).toMatchObject({
+      job: { id: 'other' },
+      messages: [],
+    });
+  });
+
   it('claims the oldest free job under a lease, and a lapsed lease is taken over', async () => {
     await newJob('older', 1);
     await newJob('newer', 2);

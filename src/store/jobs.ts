@@ -1,12 +1,22 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { conflict, notFound } from '../errors.js';
 import { redactSecrets } from '../redact.js';
+import { compiledRead } from './compiled-read.js';
 import { dialectOf, type DialectName } from './dialect.js';
 import type { Database, JobMessageTable, JobTable } from './schema.js';
 
 export type JobRow = Selectable<JobTable>;
 export type JobMessageRow = Selectable<JobMessageTable>;
 export type JobStatus = JobRow['status'];
+
+/** A row of a job joined with one of its messages (all null for a job without messages). */
+type JobWithMessageRow = JobRow & {
+  message_id: number | null;
+  message_role: JobMessageRow['role'] | null;
+  message_content: string | null;
+  message_created_at: string | null;
+  message_state: JobMessageRow['state'];
+};
 
 export interface NewJob {
   id: string;
@@ -48,8 +58,30 @@ const iso = (date: Date) => date.toISOString();
 export class JobStore {
   private readonly dialect: DialectName;
 
+  /** A job of a project with its messages in order: one query for the API's most frequent read. */
+  private readonly readWithMessages: (projectId: string, id: string) => Promise<JobWithMessageRow[]>;
+
   constructor(private readonly db: Kysely<Database>) {
     this.dialect = dialectOf(db);
+    this.readWithMessages = compiledRead(
+      db as Kysely<unknown>,
+      (projectId: string, id: string) =>
+        db
+          .selectFrom('jobs')
+          .leftJoin('job_messages', 'job_messages.job_id', 'jobs.id')
+          .selectAll('jobs')
+          .select([
+            'job_messages.id as message_id',
+            'job_messages.role as message_role',
+            'job_messages.content as message_content',
+            'job_messages.created_at as message_created_at',
+            'job_messages.state as message_state',
+          ])
+          .where('jobs.id', '=', id)
+          .where('jobs.project_id', '=', projectId)
+          .orderBy('job_messages.id'),
+      ['project', 'job'],
+    );
   }
 
   async create(job: NewJob, now = new Date()): Promise<JobRow> {
@@ -94,6 +126,37 @@ export class JobStore {
       .where('id', '=', id)
       .where('project_id', '=', projectId)
       .executeTakeFirst();
+  }
+
+  /** The job and its messages in order, read together (a job has at least its first message). */
+  async getWithMessages(
+    projectId: string,
+    id: string,
+  ): Promise<{ job: JobRow; messages: JobMessageRow[] } | undefined> {
+    const rows = await this.readWithMessages(projectId, id);
+    const first = rows[0];
+    if (!first) return undefined;
+    const {
+      message_id: _id,
+      message_role: _role,
+      message_content: _content,
+      message_created_at: _createdAt,
+      message_state: _state,
+      ...job
+    } = first;
+    const messages: JobMessageRow[] = [];
+    for (const row of rows) {
+      if (row.message_id === null) continue;
+      messages.push({
+        id: row.message_id,
+        job_id: job.id,
+        role: row.message_role!,
+        content: row.message_content!,
+        created_at: row.message_created_at!,
+        state: row.message_state,
+      });
+    }
+    return { job, messages };
   }
 
   async messages(jobId: string): Promise<JobMessageRow[]> {
