@@ -1,43 +1,46 @@
-import { Kysely, SqliteDialect } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { SQLite } from '../src/sqlite.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compiledRead } from '../src/store/compiled-read.js';
+import type { OpenDatabase } from '../src/store/database.js';
+import { openStore, type Store } from '../src/store/index.js';
+import { DIALECTS, testDatabases } from './helpers/postgres.js';
 
-interface Tables {
-  items: { id: number; owner: string; name: string };
-}
+const databases = testDatabases();
+afterAll(() => databases.close());
 
-describe('compiledRead', () => {
-  const sqlite = new SQLite(':memory:');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
-  afterAll(() => db.destroy());
-  sqlite.exec('create table items (id integer primary key, owner text, name text)');
+describe.each(DIALECTS)('a read compiled once, on %s', (dialect) => {
+  let store: Store;
+  let database: OpenDatabase;
+  beforeEach(async () => {
+    store = await openStore(await databases.create(dialect));
+    database = store.database;
+    for (const [id, baseRef] of [
+      ['ann', 'main'],
+      ['bob', 'dev'],
+      ['cy', 'main'],
+    ] as const) {
+      await store.projects.create({ id, repository: `/repo/${id}`, baseRef, domain: id });
+    }
+  });
+  afterEach(() => store.close());
 
-  it('runs with each call’s values wherever the SQL names them', async () => {
-    sqlite.exec("insert into items values (1, 'ann', 'a'), (2, 'ann', 'b'), (3, 'bob', 'a')");
-    // The SQL names `name` before `owner`, the reverse of the arguments.
-    const read = compiledRead(
-      db as Kysely<unknown>,
-      (owner: string, name: string) =>
-        db.selectFrom('items').select('id').where('name', '=', name).where('owner', '=', owner),
-      ['owner?', 'name?'],
-    );
-    expect(await read('ann', 'b')).toEqual([{ id: 2 }]);
-    expect(await read('bob', 'a')).toEqual([{ id: 3 }]);
-    expect(await read('bob', 'b')).toEqual([]);
+  // The SQL names `base_ref` before `id`, the reverse of the arguments.
+  const byIdAndRef = (id: string, ref: string) =>
+    database.db
+      .selectFrom('projects')
+      .select(['id', 'domain', 'base_ref'])
+      .where('base_ref', '=', ref)
+      .where('id', '=', id);
+
+  it('runs with each call’s values wherever the SQL names them, rows named by their columns', async () => {
+    const read = compiledRead(database, byIdAndRef, ['id?', 'ref?']);
+    expect(await read('ann', 'main')).toEqual([{ id: 'ann', domain: 'ann', base_ref: 'main' }]);
+    expect(await read('bob', 'dev')).toEqual([{ id: 'bob', domain: 'bob', base_ref: 'dev' }]);
+    expect(await read('bob', 'main')).toEqual([]);
   });
 
   it('refuses placeholders it could not tell apart, and values that are not placeholders', () => {
-    const build = (owner: string, name: string) =>
-      db.selectFrom('items').select('id').where('owner', '=', owner).where('name', '=', name);
-    expect(() => compiledRead(db as Kysely<unknown>, build, ['x', 'x'])).toThrow(/distinct placeholders/);
-    expect(() =>
-      compiledRead(
-        db as Kysely<unknown>,
-        (owner: string) =>
-          db.selectFrom('items').select('id').where('owner', '=', owner).where('name', '=', 'a'),
-        ['owner?'],
-      ),
-    ).toThrow(/not a placeholder/);
+    expect(() => compiledRead(database, byIdAndRef, ['x', 'x'])).toThrow(/distinct placeholders/);
+    const fixedRef = (id: string) => byIdAndRef(id, 'main');
+    expect(() => compiledRead(database, fixedRef, ['id?'])).toThrow(/not a placeholder/);
   });
 });

@@ -122,6 +122,25 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     });
   });
 
+  it('reads a job with its messages as committed, not the writes of a transaction still open', async () => {
+    await newJob('held', 1);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let updated = () => {};
+    const inside = new Promise<void>((resolve) => (updated = resolve));
+    const undone = store.database.db.transaction().execute(async (trx) => {
+      await trx.updateTable('jobs').set({ status: 'failed' }).where('id', '=', 'held').execute();
+      updated();
+      await held;
+      throw new Error('rolled back');
+    });
+    await inside;
+    const read = store.jobs.getWithMessages('docs', 'held');
+    release();
+    await expect(undone).rejects.toThrow('rolled back');
+    expect((await read)?.job.status).toBe('active');
+  });
+
   it('claims the oldest free job under a lease, and a lapsed lease is taken over', async () => {
     await newJob('older', 1);
     await newJob('newer', 2);

@@ -30,7 +30,7 @@ export class Store {
   constructor(readonly database: OpenDatabase) {
     this.projects = new ProjectStore(database.db);
     this.keys = new ApiKeyStore(database.db);
-    this.jobs = new JobStore(database.db);
+    this.jobs = new JobStore(database);
     this.threads = new ThreadStore(database);
     this.bot = new BotStore(database.db, this.projects);
     this.runFiles = new RunFileStore(database.db);

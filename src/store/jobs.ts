@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { conflict, notFound } from '../errors.js';
 import { redactSecrets } from '../redact.js';
 import { compiledRead } from './compiled-read.js';
+import type { OpenDatabase } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
 import type { Database, JobMessageTable, JobTable } from './schema.js';
 
@@ -61,10 +62,14 @@ export class JobStore {
   /** A job of a project with its messages in order: one query for the API's most frequent read. */
   private readonly readWithMessages: (projectId: string, id: string) => Promise<JobWithMessageRow[]>;
 
-  constructor(private readonly db: Kysely<Database>) {
+  private readonly db: Kysely<Database>;
+
+  constructor(database: OpenDatabase) {
+    const db = database.db;
+    this.db = db;
     this.dialect = dialectOf(db);
     this.readWithMessages = compiledRead(
-      db as Kysely<unknown>,
+      database,
       (projectId: string, id: string) =>
         db
           .selectFrom('jobs')
