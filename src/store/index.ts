@@ -9,7 +9,7 @@ import { ThreadStore } from './threads.js';
 
 export type { ApiKeyRow } from './api-keys.js';
 export type { JobThreadRow, ThreadKey } from './bot.js';
-export type { ClaimedJob, JobMessageRow, JobRow, RunOutcome } from './jobs.js';
+export type { ClaimedJob, JobMessageReadRow, JobMessageRow, JobReadRow, JobRow, RunOutcome } from './jobs.js';
 export { projectWritable, type ProjectRow, type NewProject } from './projects.js';
 export type { SectionEmbeddingStore } from './section-embeddings.js';
 export type { ThreadMessage, ThreadMessageRow, ThreadRow } from './threads.js';

@@ -10,13 +10,28 @@ export type JobRow = Selectable<JobTable>;
 export type JobMessageRow = Selectable<JobMessageTable>;
 export type JobStatus = JobRow['status'];
 
-/** A row of a job joined with one of its messages (all null for a job without messages). */
-type JobWithMessageRow = JobRow & {
-  message_id: number | null;
+/** The columns of a job the API shows. */
+export type JobReadRow = Pick<
+  JobRow,
+  | 'id'
+  | 'status'
+  | 'repository_url'
+  | 'branch'
+  | 'model'
+  | 'pr_link'
+  | 'created_at'
+  | 'archived_at'
+  | 'updated_at'
+  | 'error'
+>;
+/** The columns of a job's message the API shows. */
+export type JobMessageReadRow = Pick<JobMessageRow, 'role' | 'content' | 'created_at'>;
+
+/** A job joined with one of its messages (the message's columns null for a job without messages). */
+type JobWithMessageRow = JobReadRow & {
   message_role: JobMessageRow['role'] | null;
   message_content: string | null;
   message_created_at: string | null;
-  message_state: JobMessageRow['state'];
 };
 
 export interface NewJob {
@@ -74,13 +89,21 @@ export class JobStore {
         db
           .selectFrom('jobs')
           .leftJoin('job_messages', 'job_messages.job_id', 'jobs.id')
-          .selectAll('jobs')
+          // Only what the API shows: each column read is a value made for every row.
           .select([
-            'job_messages.id as message_id',
+            'jobs.id',
+            'jobs.status',
+            'jobs.repository_url',
+            'jobs.branch',
+            'jobs.model',
+            'jobs.pr_link',
+            'jobs.created_at',
+            'jobs.archived_at',
+            'jobs.updated_at',
+            'jobs.error',
             'job_messages.role as message_role',
             'job_messages.content as message_content',
             'job_messages.created_at as message_created_at',
-            'job_messages.state as message_state',
           ])
           .where('jobs.id', '=', id)
           .where('jobs.project_id', '=', projectId)
@@ -133,32 +156,34 @@ export class JobStore {
       .executeTakeFirst();
   }
 
-  /** The job and its messages in order, read together (a job has at least its first message). */
+  /** The job and its messages in order as the API shows them, read together. */
   async getWithMessages(
     projectId: string,
     id: string,
-  ): Promise<{ job: JobRow; messages: JobMessageRow[] } | undefined> {
+  ): Promise<{ job: JobReadRow; messages: JobMessageReadRow[] } | undefined> {
     const rows = await this.readWithMessages(projectId, id);
     const first = rows[0];
     if (!first) return undefined;
-    const {
-      message_id: _id,
-      message_role: _role,
-      message_content: _content,
-      message_created_at: _createdAt,
-      message_state: _state,
-      ...job
-    } = first;
-    const messages: JobMessageRow[] = [];
+    const job: JobReadRow = {
+      id: first.id,
+      status: first.status,
+      repository_url: first.repository_url,
+      branch: first.branch,
+      model: first.model,
+      pr_link: first.pr_link,
+      created_at: first.created_at,
+      archived_at: first.archived_at,
+      updated_at: first.updated_at,
+      error: first.error,
+    };
+    const messages: JobMessageReadRow[] = [];
     for (const row of rows) {
-      if (row.message_id === null) continue;
+      // A message's role is never null: null is the left join finding no message.
+      if (row.message_role === null) continue;
       messages.push({
-        id: row.message_id,
-        job_id: job.id,
-        role: row.message_role!,
+        role: row.message_role,
         content: row.message_content!,
         created_at: row.message_created_at!,
-        state: row.message_state,
       });
     }
     return { job, messages };
