@@ -142,6 +142,29 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     expect((await read)?.job.status).toBe('active');
   });
 
+  it('creates jobs asked for at once, each stored whole, a duplicate refused alone', async () => {
+    await newJob('first', 0);
+    const created = await Promise.allSettled([
+      newJob('a', 1),
+      newJob('first', 1),
+      newJob('b', 1),
+      newJob('c', 1),
+    ]);
+    expect(created.map((each) => each.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    for (const id of ['a', 'b', 'c']) {
+      expect(await store.jobs.get('docs', id)).toMatchObject({
+        id,
+        status: 'active',
+        attempts: 0,
+        pr_link: null,
+      });
+      expect((await store.jobs.messages(id)).map((m) => [m.role, m.content, m.state])).toEqual([
+        ['user', `request ${id}`, 'pending'],
+      ]);
+    }
+    expect((await store.jobs.messages('first')).map((m) => m.content)).toEqual(['request first']);
+  });
+
   it('claims the oldest free job under a lease, and a lapsed lease is taken over', async () => {
     await newJob('older', 1);
     await newJob('newer', 2);

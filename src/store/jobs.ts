@@ -5,6 +5,7 @@ import { compiledRead } from './compiled-read.js';
 import type { OpenDatabase } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
 import type { Database, JobMessageTable, JobTable } from './schema.js';
+import type { SqliteWriteBatch } from './write-batch.js';
 
 export type JobRow = Selectable<JobTable>;
 export type JobMessageRow = Selectable<JobMessageTable>;
@@ -66,6 +67,38 @@ export interface RunOutcome {
 
 const iso = (date: Date) => date.toISOString();
 
+// A new job and its first message as written on SQLite through the group commit.
+const JOB_COLUMNS = [
+  'id',
+  'project_id',
+  'status',
+  'model',
+  'repository_url',
+  'branch',
+  'pr_link',
+  'error',
+  'created_at',
+  'updated_at',
+  'archived_at',
+  'lease_owner',
+  'lease_expires_at',
+  'attempts',
+] as const satisfies readonly (keyof JobRow)[];
+const MESSAGE_COLUMNS = [
+  'job_id',
+  'role',
+  'content',
+  'created_at',
+  'state',
+] as const satisfies readonly (keyof JobMessageRow)[];
+// A column added to the table without a place in JOB_COLUMNS fails to compile here.
+const everyJobColumn: Exclude<keyof JobRow, (typeof JOB_COLUMNS)[number]> extends never ? true : never = true;
+void everyJobColumn;
+const insertSql = (table: string, columns: readonly string[]) =>
+  `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`;
+const INSERT_JOB = insertSql('jobs', JOB_COLUMNS);
+const INSERT_MESSAGE = insertSql('job_messages', MESSAGE_COLUMNS);
+
 /**
  * Jobs and their messages. Every multi-statement transaction starts with a write, so on SQLite it
  * takes the write lock first (a deferred read-then-write transaction could fail with SQLITE_BUSY),
@@ -78,10 +111,12 @@ export class JobStore {
   private readonly readWithMessages: (projectId: string, id: string) => Promise<JobWithMessageRow[]>;
 
   private readonly db: Kysely<Database>;
+  private readonly writes: SqliteWriteBatch | undefined;
 
   constructor(database: OpenDatabase) {
     const db = database.db;
     this.db = db;
+    this.writes = database.dialect === 'sqlite' ? database.writes : undefined;
     this.dialect = dialectOf(db);
     this.readWithMessages = compiledRead(
       database,
@@ -131,18 +166,25 @@ export class JobStore {
     };
     // Requests and replies are stored redacted: a key pasted into a request must neither sit in the
     // database nor come back through the API, the thread or the agent's next prompt.
+    const message = {
+      job_id: job.id,
+      role: 'user',
+      content: redactSecrets(job.prompt),
+      created_at: iso(now),
+      state: 'pending',
+    } as const;
+    if (this.writes) {
+      // Concurrent creates (and the rate-limit counts of their requests) share one commit; each
+      // caller is answered once that commit is in the WAL, as with a transaction of its own.
+      await this.writes.run((prepare) => {
+        prepare(INSERT_JOB).run(...JOB_COLUMNS.map((column) => row[column]));
+        prepare(INSERT_MESSAGE).run(...MESSAGE_COLUMNS.map((column) => message[column]));
+      });
+      return row;
+    }
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('jobs').values(row).execute();
-      await trx
-        .insertInto('job_messages')
-        .values({
-          job_id: job.id,
-          role: 'user',
-          content: redactSecrets(job.prompt),
-          created_at: iso(now),
-          state: 'pending',
-        })
-        .execute();
+      await trx.insertInto('job_messages').values(message).execute();
     });
     return row;
   }
