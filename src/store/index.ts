@@ -28,7 +28,7 @@ export class Store {
   readonly sectionEmbeddings: SectionEmbeddingStore;
 
   constructor(readonly database: OpenDatabase) {
-    this.projects = new ProjectStore(database.db);
+    this.projects = new ProjectStore(database);
     this.keys = new ApiKeyStore(database.db);
     this.jobs = new JobStore(database);
     this.threads = new ThreadStore(database);
