@@ -98,6 +98,73 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     ]);
   });
 
+  it('reads a job with its messages in one query, as the job and messages reads give them apart', async () => {
+    await newJob('read', 1);
+    await newJob('other', 1);
+    await store.jobs.addMessage('docs', 'read', 'second', at(2));
+    await store.jobs.addMessage('docs', 'read', 'third', at(3));
+    const read = await store.jobs.getWithMessages('docs', 'read');
+    expect(await store.jobs.get('docs', 'read')).toMatchObject(read!.job);
+    expect(await store.jobs.messages('read')).toMatchObject(read!.messages);
+    expect(Object.keys(read!.job)).toHaveLength(10);
+    expect(read?.messages.map((message) => message.content)).toEqual(['request read', 'second', 'third']);
+    // The values of each call, not those of the query's first call or of its placeholders.
+    expect((await store.jobs.getWithMessages('docs', 'other'))?.messages.map((m) => m.content)).toEqual([
+      'request other',
+    ]);
+    expect(await store.jobs.getWithMessages('docs', 'missing')).toBeUndefined();
+    await store.projects.create({ id: 'elsewhere', repository: '/r', baseRef: 'main', domain: 'e' }, at(0));
+    expect(await store.jobs.getWithMessages('elsewhere', 'read')).toBeUndefined();
+    // A job without messages (never written by the API, possible in the table) still reads.
+    await store.database.db.deleteFrom('job_messages').where('job_id', '=', 'other').execute();
+    expect(await store.jobs.getWithMessages('docs', 'other')).toMatchObject({
+      job: { id: 'other' },
+      messages: [],
+    });
+  });
+
+  it('reads a job with its messages as committed, not the writes of a transaction still open', async () => {
+    await newJob('held', 1);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let updated = () => {};
+    const inside = new Promise<void>((resolve) => (updated = resolve));
+    const undone = store.database.db.transaction().execute(async (trx) => {
+      await trx.updateTable('jobs').set({ status: 'failed' }).where('id', '=', 'held').execute();
+      updated();
+      await held;
+      throw new Error('rolled back');
+    });
+    await inside;
+    const read = store.jobs.getWithMessages('docs', 'held');
+    release();
+    await expect(undone).rejects.toThrow('rolled back');
+    expect((await read)?.job.status).toBe('active');
+  });
+
+  it('creates jobs asked for at once, each stored whole, a duplicate refused alone', async () => {
+    await newJob('first', 0);
+    const created = await Promise.allSettled([
+      newJob('a', 1),
+      newJob('first', 1),
+      newJob('b', 1),
+      newJob('c', 1),
+    ]);
+    expect(created.map((each) => each.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    for (const id of ['a', 'b', 'c']) {
+      expect(await store.jobs.get('docs', id)).toMatchObject({
+        id,
+        status: 'active',
+        attempts: 0,
+        pr_link: null,
+      });
+      expect((await store.jobs.messages(id)).map((m) => [m.role, m.content, m.state])).toEqual([
+        ['user', `request ${id}`, 'pending'],
+      ]);
+    }
+    expect((await store.jobs.messages('first')).map((m) => m.content)).toEqual(['request first']);
+  });
+
   it('claims the oldest free job under a lease, and a lapsed lease is taken over', async () => {
     await newJob('older', 1);
     await newJob('newer', 2);

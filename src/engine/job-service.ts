@@ -47,9 +47,9 @@ export class JobService {
   }
 
   async get(projectId: string, id: string): Promise<Job> {
-    const row = await this.options.store.jobs.get(projectId, id);
-    if (!row) throw notFound(`Job ${id} not found in project ${projectId}`);
-    return toJob(row, await this.options.store.jobs.messages(id));
+    const found = await this.options.store.jobs.getWithMessages(projectId, id);
+    if (!found) throw notFound(`Job ${id} not found in project ${projectId}`);
+    return toJob(found.job, found.messages);
   }
 
   async message(projectId: string, id: string, prompt: string): Promise<Job> {

@@ -1,8 +1,8 @@
 import type { Job } from '../protocol/agent-job.js';
-import type { JobMessageRow, JobRow } from '../store/index.js';
+import type { JobMessageReadRow, JobReadRow } from '../store/index.js';
 
 /** The wire shape of a job (the contract's fields plus our own), from its row and, optionally, its messages. */
-export function toJob(row: JobRow, messages?: JobMessageRow[]): Job {
+export function toJob(row: JobReadRow, messages?: JobMessageReadRow[]): Job {
   return {
     id: row.id,
     status: row.status,

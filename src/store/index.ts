@@ -9,7 +9,7 @@ import { ThreadStore } from './threads.js';
 
 export type { ApiKeyRow } from './api-keys.js';
 export type { JobThreadRow, ThreadKey } from './bot.js';
-export type { ClaimedJob, JobMessageRow, JobRow, RunOutcome } from './jobs.js';
+export type { ClaimedJob, JobMessageReadRow, JobMessageRow, JobReadRow, JobRow, RunOutcome } from './jobs.js';
 export { projectWritable, type ProjectRow, type NewProject } from './projects.js';
 export type { SectionEmbeddingStore } from './section-embeddings.js';
 export type { ThreadMessage, ThreadMessageRow, ThreadRow } from './threads.js';
@@ -28,9 +28,9 @@ export class Store {
   readonly sectionEmbeddings: SectionEmbeddingStore;
 
   constructor(readonly database: OpenDatabase) {
-    this.projects = new ProjectStore(database.db);
+    this.projects = new ProjectStore(database);
     this.keys = new ApiKeyStore(database.db);
-    this.jobs = new JobStore(database.db);
+    this.jobs = new JobStore(database);
     this.threads = new ThreadStore(database);
     this.bot = new BotStore(database.db, this.projects);
     this.runFiles = new RunFileStore(database.db);

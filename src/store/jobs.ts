@@ -1,12 +1,39 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { conflict, notFound } from '../errors.js';
 import { redactSecrets } from '../redact.js';
+import { compiledRead } from './compiled-read.js';
+import type { OpenDatabase } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
 import type { Database, JobMessageTable, JobTable } from './schema.js';
+import type { SqliteWriteBatch } from './write-batch.js';
 
 export type JobRow = Selectable<JobTable>;
 export type JobMessageRow = Selectable<JobMessageTable>;
 export type JobStatus = JobRow['status'];
+
+/** The columns of a job the API shows. */
+export type JobReadRow = Pick<
+  JobRow,
+  | 'id'
+  | 'status'
+  | 'repository_url'
+  | 'branch'
+  | 'model'
+  | 'pr_link'
+  | 'created_at'
+  | 'archived_at'
+  | 'updated_at'
+  | 'error'
+>;
+/** The columns of a job's message the API shows. */
+export type JobMessageReadRow = Pick<JobMessageRow, 'role' | 'content' | 'created_at'>;
+
+/** A job joined with one of its messages (the message's columns null for a job without messages). */
+type JobWithMessageRow = JobReadRow & {
+  message_role: JobMessageRow['role'] | null;
+  message_content: string | null;
+  message_created_at: string | null;
+};
 
 export interface NewJob {
   id: string;
@@ -40,6 +67,38 @@ export interface RunOutcome {
 
 const iso = (date: Date) => date.toISOString();
 
+// A new job and its first message as written on SQLite through the group commit.
+const JOB_COLUMNS = [
+  'id',
+  'project_id',
+  'status',
+  'model',
+  'repository_url',
+  'branch',
+  'pr_link',
+  'error',
+  'created_at',
+  'updated_at',
+  'archived_at',
+  'lease_owner',
+  'lease_expires_at',
+  'attempts',
+] as const satisfies readonly (keyof JobRow)[];
+const MESSAGE_COLUMNS = [
+  'job_id',
+  'role',
+  'content',
+  'created_at',
+  'state',
+] as const satisfies readonly (keyof JobMessageRow)[];
+// A column added to the table without a place in JOB_COLUMNS fails to compile here.
+const everyJobColumn: Exclude<keyof JobRow, (typeof JOB_COLUMNS)[number]> extends never ? true : never = true;
+void everyJobColumn;
+const insertSql = (table: string, columns: readonly string[]) =>
+  `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`;
+const INSERT_JOB = insertSql('jobs', JOB_COLUMNS);
+const INSERT_MESSAGE = insertSql('job_messages', MESSAGE_COLUMNS);
+
 /**
  * Jobs and their messages. Every multi-statement transaction starts with a write, so on SQLite it
  * takes the write lock first (a deferred read-then-write transaction could fail with SQLITE_BUSY),
@@ -48,8 +107,44 @@ const iso = (date: Date) => date.toISOString();
 export class JobStore {
   private readonly dialect: DialectName;
 
-  constructor(private readonly db: Kysely<Database>) {
+  /** A job of a project with its messages in order: one query for the API's most frequent read. */
+  private readonly readWithMessages: (projectId: string, id: string) => Promise<JobWithMessageRow[]>;
+
+  private readonly db: Kysely<Database>;
+  private readonly writes: SqliteWriteBatch | undefined;
+
+  constructor(database: OpenDatabase) {
+    const db = database.db;
+    this.db = db;
+    this.writes = database.dialect === 'sqlite' ? database.writes : undefined;
     this.dialect = dialectOf(db);
+    this.readWithMessages = compiledRead(
+      database,
+      (projectId: string, id: string) =>
+        db
+          .selectFrom('jobs')
+          .leftJoin('job_messages', 'job_messages.job_id', 'jobs.id')
+          // Only what the API shows: each column read is a value made for every row.
+          .select([
+            'jobs.id',
+            'jobs.status',
+            'jobs.repository_url',
+            'jobs.branch',
+            'jobs.model',
+            'jobs.pr_link',
+            'jobs.created_at',
+            'jobs.archived_at',
+            'jobs.updated_at',
+            'jobs.error',
+            'job_messages.role as message_role',
+            'job_messages.content as message_content',
+            'job_messages.created_at as message_created_at',
+          ])
+          .where('jobs.id', '=', id)
+          .where('jobs.project_id', '=', projectId)
+          .orderBy('job_messages.id'),
+      ['project', 'job'],
+    );
   }
 
   async create(job: NewJob, now = new Date()): Promise<JobRow> {
@@ -71,18 +166,25 @@ export class JobStore {
     };
     // Requests and replies are stored redacted: a key pasted into a request must neither sit in the
     // database nor come back through the API, the thread or the agent's next prompt.
+    const message = {
+      job_id: job.id,
+      role: 'user',
+      content: redactSecrets(job.prompt),
+      created_at: iso(now),
+      state: 'pending',
+    } as const;
+    if (this.writes) {
+      // Concurrent creates (and the rate-limit counts of their requests) share one commit; each
+      // caller is answered once that commit is in the WAL, as with a transaction of its own.
+      await this.writes.run((prepare) => {
+        prepare(INSERT_JOB).run(...JOB_COLUMNS.map((column) => row[column]));
+        prepare(INSERT_MESSAGE).run(...MESSAGE_COLUMNS.map((column) => message[column]));
+      });
+      return row;
+    }
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('jobs').values(row).execute();
-      await trx
-        .insertInto('job_messages')
-        .values({
-          job_id: job.id,
-          role: 'user',
-          content: redactSecrets(job.prompt),
-          created_at: iso(now),
-          state: 'pending',
-        })
-        .execute();
+      await trx.insertInto('job_messages').values(message).execute();
     });
     return row;
   }
@@ -94,6 +196,39 @@ export class JobStore {
       .where('id', '=', id)
       .where('project_id', '=', projectId)
       .executeTakeFirst();
+  }
+
+  /** The job and its messages in order as the API shows them, read together. */
+  async getWithMessages(
+    projectId: string,
+    id: string,
+  ): Promise<{ job: JobReadRow; messages: JobMessageReadRow[] } | undefined> {
+    const rows = await this.readWithMessages(projectId, id);
+    const first = rows[0];
+    if (!first) return undefined;
+    const job: JobReadRow = {
+      id: first.id,
+      status: first.status,
+      repository_url: first.repository_url,
+      branch: first.branch,
+      model: first.model,
+      pr_link: first.pr_link,
+      created_at: first.created_at,
+      archived_at: first.archived_at,
+      updated_at: first.updated_at,
+      error: first.error,
+    };
+    const messages: JobMessageReadRow[] = [];
+    for (const row of rows) {
+      // A message's role is never null: null is the left join finding no message.
+      if (row.message_role === null) continue;
+      messages.push({
+        role: row.message_role,
+        content: row.message_content!,
+        created_at: row.message_created_at!,
+      });
+    }
+    return { job, messages };
   }
 
   async messages(jobId: string): Promise<JobMessageRow[]> {

@@ -1,5 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { parseDocsRoot } from '../write-policy/index.js';
+import { compiledRead } from './compiled-read.js';
+import type { OpenDatabase } from './database.js';
 import type { Database, ProjectTable } from './schema.js';
 
 export type ProjectRow = Selectable<ProjectTable>;
@@ -25,7 +27,25 @@ export interface NewProject {
 
 /** Projects: a repository, its base branch and docs root, and the assistant domain it answers for. */
 export class ProjectStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  // Every job created and every assistant answer looks its project up: both reads are compiled once.
+  private readonly byId: (id: string) => Promise<ProjectRow[]>;
+  private readonly byDomain: (domain: string) => Promise<ProjectRow[]>;
+
+  constructor(database: OpenDatabase) {
+    const db = database.db;
+    this.db = db;
+    this.byId = compiledRead(
+      database,
+      (id: string) => db.selectFrom('projects').selectAll().where('id', '=', id),
+      ['id?'],
+    );
+    this.byDomain = compiledRead(
+      database,
+      (domain: string) => db.selectFrom('projects').selectAll().where('domain', '=', domain),
+      ['domain?'],
+    );
+  }
 
   async create(project: NewProject, now = new Date()): Promise<ProjectRow> {
     const row: ProjectRow = {
@@ -48,11 +68,11 @@ export class ProjectStore {
   }
 
   async get(id: string): Promise<ProjectRow | undefined> {
-    return this.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    return (await this.byId(id))[0];
   }
 
   async getByDomain(domain: string): Promise<ProjectRow | undefined> {
-    return this.db.selectFrom('projects').selectAll().where('domain', '=', domain).executeTakeFirst();
+    return (await this.byDomain(domain))[0];
   }
 
   async list(): Promise<ProjectRow[]> {

@@ -1,0 +1,20 @@
+import { SQLite } from '../src/sqlite.js';
+import fs from 'node:fs';
+import { openStore } from '../src/store/index.js';
+const dataDir = fs.mkdtempSync('/tmp/w17/m2');
+const store = await openStore({ dataDir } as any);
+await store.projects.create({ id: 'bench', repository: '/tmp/x', baseRef: 'main', domain: 'bench' });
+const job = await store.jobs.create({ id: 'k3n5p7q9r2s4t6u8v2wx', projectId: 'bench', prompt: 'hello', model: 'm', repositoryUrl: 'file:///x', branch: 'b' }, new Date());
+const sqlite = (store.database as any).sqlite;
+const N = 100000;
+function time(label: string, fn: () => unknown) { for (let i = 0; i < 10000; i++) fn(); const t = performance.now(); for (let i = 0; i < N; i++) fn(); console.log(label, ((performance.now() - t) * 1000 / N).toFixed(2), 'µs'); }
+const sqlText = 'select "jobs".*, "job_messages"."id" as "message_id", "job_messages"."role" as "message_role", "job_messages"."content" as "message_content", "job_messages"."created_at" as "message_created_at", "job_messages"."state" as "message_state" from "jobs" left join "job_messages" on "job_messages"."job_id" = "jobs"."id" where "jobs"."id" = ? and "jobs"."project_id" = ? order by "job_messages"."id"';
+const a = sqlite.prepare(sqlText);
+const b = sqlite.prepare(sqlText).raw(true);
+const cols = b.columns().map((c: any) => c.name);
+time('objects', () => a.all([job.id, 'bench']));
+time('raw', () => b.all([job.id, 'bench']));
+time('raw+build', () => b.all([job.id, 'bench']).map((v: unknown[]) => { const r: Record<string, unknown> = {}; for (let i = 0; i < cols.length; i++) r[cols[i]] = v[i]; return r; }));
+const c = sqlite.prepare('select 1 from jobs where id = ? and project_id = ?').raw(true);
+time('minimal query', () => c.all([job.id, 'bench']));
+process.exit(0);
