@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DocsIndex } from '../src/docs/docs-index.js';
+import { MAX_QUERY_WORD_LENGTH, queryTerms } from '../src/docs/fts-query.js';
 import { identifierPartsText } from '../src/docs/search-text.js';
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
@@ -142,5 +143,13 @@ describe('camelCase identifiers', () => {
     const key = `a${'B'.repeat(5_000)}!`;
     const blob = `Ab${'Bb'.repeat(5_000)}`;
     expect(identifierPartsText(`${key} ${blob} useTransportState`)).toBe('use transport state');
+  });
+});
+
+describe('overlong query words', () => {
+  it('leaves a word no reader types out of the query, and keeps the rest of the question', () => {
+    const pasted = 'a_'.repeat(500_000);
+    expect(queryTerms(`${pasted} api key`)).toEqual(['api', 'key']);
+    expect(queryTerms('x'.repeat(MAX_QUERY_WORD_LENGTH))).toHaveLength(1);
   });
 });

@@ -19,6 +19,11 @@ const ADDRESS = /\b[\w-]+(?:@[\w-]+)?(?:\.[\w-]+)+\.[a-z]{2,}\b|\b[\w-]+\.(?:com
 
 /** Query words cap: long context (a pasted code block) must not turn into a thousand-term OR. */
 export const MAX_QUERY_TERMS = 32;
+/**
+ * Longest query word kept. No reader types a longer one, and a megabyte-long identifier would
+ * become one FTS5 phrase of half a million tokens, seconds of work for a single question.
+ */
+export const MAX_QUERY_WORD_LENGTH = 100;
 /** Docs words a question's wording adds at most, so that synonyms never drown the question. */
 const MAX_SYNONYMS = 12;
 
@@ -112,5 +117,5 @@ function quote(words: string): string {
 
 /** A single Latin letter carries no meaning on its own ("a", the "s" of "what's"). */
 function isNoise(word: string): boolean {
-  return word.length === 1 && /[a-z]/.test(word);
+  return (word.length === 1 && /[a-z]/.test(word)) || word.length > MAX_QUERY_WORD_LENGTH;
 }
