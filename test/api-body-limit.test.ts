@@ -1,7 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type LocalServer } from './helpers/listen.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 /** A POST over a real socket, its body sent with Content-Length or chunked (no length declared). */
@@ -40,18 +39,15 @@ function post(port: number, key: string, body: string, chunked: boolean) {
 
 describe('request body limit over a real socket', () => {
   let t: TestService;
-  let server: ServerType;
+  let server: LocalServer;
   let port: number;
   beforeAll(async () => {
     t = await startTestService({ startWorker: false });
-    port = await new Promise<number>((resolve) => {
-      server = serve({ fetch: t.service.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-        resolve(info.port),
-      );
-    });
+    server = await listen(t.service.app.fetch);
+    port = server.port;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await t.cleanup();
   });
 

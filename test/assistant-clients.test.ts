@@ -4,14 +4,13 @@
  * `useChat`), and the deprecated v1 endpoint with AI SDK 4's `callChatApi` (`streamProtocol: 'data'`).
  * Over a real socket, as `docwright serve` writes them.
  */
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { callChatApi, type UIMessage as V4Message } from '@ai-sdk/ui-utils';
 import * as ai6 from 'ai';
 import * as ai5 from 'ai5';
 import * as ai5strict from 'ai5strict';
 import * as ai7 from 'ai7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type LocalServer } from './helpers/listen.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 /** What the test uses of each SDK: the same two functions, typed once (their generics differ by release). */
@@ -30,19 +29,15 @@ const clients = {
 const QUESTION = 'How do I add a custom domain?';
 
 let t: TestService;
-let server: ServerType;
+let server: LocalServer;
 let base: string;
 beforeAll(async () => {
   t = await startTestService({ startWorker: false });
-  const port = await new Promise<number>((resolve) => {
-    server = serve({ fetch: t.service.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-      resolve(info.port),
-    );
-  });
-  base = `http://127.0.0.1:${port}`;
+  server = await listen(t.service.app.fetch);
+  base = server.url;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await t.cleanup();
 });
 

@@ -1,7 +1,6 @@
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type LocalServer } from './helpers/listen.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 /**
@@ -50,18 +49,15 @@ function askAndClose(port: number, path: string, key: string) {
 
 describe('assistant streams and Connection: close', () => {
   let t: TestService;
-  let server: ServerType;
+  let server: LocalServer;
   let port: number;
   beforeAll(async () => {
     t = await startTestService({ startWorker: false });
-    port = await new Promise<number>((resolve) => {
-      server = serve({ fetch: t.service.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-        resolve(info.port),
-      );
-    });
+    server = await listen(t.service.app.fetch);
+    port = server.port;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await t.cleanup();
   });
 

@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import type { Browser, Page, Request as BrowserRequest } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webRoutes } from '../src/server/web-routes.js';
-import { hasChromium, launchChromium, listen, type LocalServer } from './helpers/browser.js';
+import { hasChromium, launchChromium } from './helpers/browser.js';
+import { listen, type LocalServer } from './helpers/listen.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 const DOCS_SITE = 'https://docs.example.com';
