@@ -15,13 +15,13 @@
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { retrieve } from '../src/assistant/retrieve.js';
-import { DocsIndex } from '../src/docs/docs-index.js';
+import type { DocsIndex } from '../src/docs/docs-index.js';
 import type { ConversationTurn } from '../src/protocol/assistant.js';
 import {
   SITES,
   followUps,
   half,
-  loadSite,
+  loadSiteIndex,
   offTopicQuestions,
   rankScores,
   readerQuestions,
@@ -68,12 +68,8 @@ async function main(): Promise<void> {
   const declined: string[] = [];
   const followUpLines: string[] = [];
   for (const site of SITES) {
-    const corpus = loadSite(site);
-    if (!corpus) continue;
-    const index = DocsIndex.build(corpus.files, {
-      navigation: corpus.navigation,
-      mintignore: corpus.mintignore,
-    });
+    const index = loadSiteIndex(site);
+    if (!index) continue;
     const questions = half(readerQuestions(site, which), which);
     warnUnknownPages(index, site, [
       ...questions.flatMap((question) => question.expected),

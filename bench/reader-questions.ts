@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DocsIndex } from '../src/docs/docs-index.js';
 import { readDocsFolder, type DocsFolder } from '../src/docs/read-docs-folder.js';
 import { REPO_ROOT } from './retrieval-corpus.js';
 
@@ -58,6 +59,13 @@ export function loadSite(site: SiteName): DocsFolder | null {
     return null;
   }
   return readDocsFolder(folder);
+}
+
+/** The site's search index as the assistant builds it (navigation and `.mintignore` honoured). */
+export function loadSiteIndex(site: SiteName): DocsIndex | null {
+  const corpus = loadSite(site);
+  if (!corpus) return null;
+  return DocsIndex.build(corpus.files, { navigation: corpus.navigation, mintignore: corpus.mintignore });
 }
 
 export interface RankScores {

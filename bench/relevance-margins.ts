@@ -5,11 +5,10 @@
  * retrieved but not first. Off-topic lines also show the page's `about` share.
  */
 import { retrieve } from '../src/assistant/retrieve.js';
-import { DocsIndex } from '../src/docs/docs-index.js';
 import {
   SITES,
   half,
-  loadSite,
+  loadSiteIndex,
   offTopicQuestions,
   offTopicTuningQuestions,
   readerQuestions,
@@ -17,12 +16,8 @@ import {
 
 const which = process.argv.includes('--held-out') ? 'held-out' : 'tune';
 for (const site of SITES) {
-  const corpus = loadSite(site);
-  if (!corpus) continue;
-  const index = DocsIndex.build(corpus.files, {
-    navigation: corpus.navigation,
-    mintignore: corpus.mintignore,
-  });
+  const index = loadSiteIndex(site);
+  if (!index) continue;
   const best = (query: string) => {
     const { passages } = retrieve(index, {
       conversation: [{ role: 'user', text: query }],
