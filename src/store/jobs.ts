@@ -5,7 +5,7 @@ import { compiledRead } from './compiled-read.js';
 import type { OpenDatabase } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
 import type { Database, JobMessageTable, JobTable } from './schema.js';
-import type { SqliteWriteBatch } from './write-batch.js';
+import { rowInsert, type SqliteWriteBatch } from './write-batch.js';
 
 export type JobRow = Selectable<JobTable>;
 export type JobMessageRow = Selectable<JobMessageTable>;
@@ -94,10 +94,8 @@ const MESSAGE_COLUMNS = [
 // A column added to the table without a place in JOB_COLUMNS fails to compile here.
 const everyJobColumn: Exclude<keyof JobRow, (typeof JOB_COLUMNS)[number]> extends never ? true : never = true;
 void everyJobColumn;
-const insertSql = (table: string, columns: readonly string[]) =>
-  `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`;
-const INSERT_JOB = insertSql('jobs', JOB_COLUMNS);
-const INSERT_MESSAGE = insertSql('job_messages', MESSAGE_COLUMNS);
+const insertJob = rowInsert<JobRow>('jobs', JOB_COLUMNS);
+const insertMessage = rowInsert<Omit<JobMessageRow, 'id'>>('job_messages', MESSAGE_COLUMNS);
 
 /**
  * Jobs and their messages. Every multi-statement transaction starts with a write, so on SQLite it
@@ -177,8 +175,8 @@ export class JobStore {
       // Concurrent creates (and the rate-limit counts of their requests) share one commit; each
       // caller is answered once that commit is in the WAL, as with a transaction of its own.
       await this.writes.run((prepare) => {
-        prepare(INSERT_JOB).run(...JOB_COLUMNS.map((column) => row[column]));
-        prepare(INSERT_MESSAGE).run(...MESSAGE_COLUMNS.map((column) => message[column]));
+        insertJob(prepare, row);
+        insertMessage(prepare, message);
       });
       return row;
     }

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { OpenDatabase } from './database.js';
 import type { AssistantMessageTable, AssistantThreadTable, Database } from './schema.js';
-import type { SqliteWriteBatch } from './write-batch.js';
+import { rowInsert, type SqliteWriteBatch } from './write-batch.js';
 import { redactSecrets } from '../redact.js';
 
 export type ThreadRow = Selectable<AssistantThreadTable>;
@@ -16,10 +16,21 @@ export interface ThreadMessage {
 // On SQLite the writes of an answer go through the group commit, in statements of their own: every
 // answer writes twice (its question before streaming, its reply after), and concurrent answers'
 // writes share one commit.
-const INSERT_THREAD = `insert into assistant_threads (id, project_id, domain, fp, created_at, updated_at)
-  values (?, ?, ?, ?, ?, ?)`;
-const INSERT_MESSAGE = `insert into assistant_messages (thread_id, role, content, sources, created_at)
-  values (?, ?, ?, ?, ?)`;
+const insertThread = rowInsert<ThreadRow>('assistant_threads', [
+  'id',
+  'project_id',
+  'domain',
+  'fp',
+  'created_at',
+  'updated_at',
+]);
+const insertMessage = rowInsert<MessageRow>('assistant_messages', [
+  'thread_id',
+  'role',
+  'content',
+  'sources',
+  'created_at',
+]);
 const TOUCH_THREAD = 'update assistant_threads set updated_at = ? where id = ?';
 
 type MessageRow = ReturnType<typeof messageRows>[number];
@@ -51,9 +62,8 @@ export class ThreadStore {
     const rows = messageRows(thread.id, messages, now);
     if (this.writes) {
       await this.writes.run((prepare) => {
-        const values = [row.id, row.project_id, row.domain, row.fp, row.created_at, row.updated_at];
-        prepare(INSERT_THREAD).run(...values);
-        insertMessages(prepare, rows);
+        insertThread(prepare, row);
+        for (const message of rows) insertMessage(prepare, message);
       });
       return row;
     }
@@ -90,7 +100,7 @@ export class ThreadStore {
     if (this.writes) {
       await this.writes.run((prepare) => {
         prepare(TOUCH_THREAD).run(now.toISOString(), threadId);
-        insertMessages(prepare, rows);
+        for (const message of rows) insertMessage(prepare, message);
       });
       return;
     }
@@ -103,14 +113,6 @@ export class ThreadStore {
       await trx.insertInto('assistant_messages').values(rows).execute();
     });
   }
-}
-
-function insertMessages(
-  prepare: (sql: string) => { run(...values: unknown[]): unknown },
-  rows: MessageRow[],
-) {
-  const insert = prepare(INSERT_MESSAGE);
-  for (const row of rows) insert.run(row.thread_id, row.role, row.content, row.sources, row.created_at);
 }
 
 function messageRows(threadId: string, messages: ThreadMessage[], now: Date) {

@@ -5,6 +5,20 @@ import type { CachedStatementsDatabase } from './statement-cache.js';
 /** A group's synchronous statements; `prepare` hands out the kept prepared statement of a SQL text. */
 export type SqliteWrite<T> = (prepare: (sql: string) => BetterSqlite3.Statement) => T;
 
+/**
+ * An insert of one row for a group's writes: its SQL is made once from the column list, and each
+ * call passes the row's values in that order.
+ */
+export function rowInsert<Row>(
+  table: string,
+  columns: readonly (keyof Row & string)[],
+): (prepare: (sql: string) => BetterSqlite3.Statement, row: Row) => void {
+  const sql = `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`;
+  return (prepare, row) => {
+    prepare(sql).run(...columns.map((column) => row[column]));
+  };
+}
+
 interface PendingWrite {
   write: SqliteWrite<unknown>;
   resolve(value: unknown): void;
