@@ -110,6 +110,12 @@ export interface SearchOptions {
    * sections near it in meaning are fused with the full-text ranking by reciprocal rank.
    */
   queryVector?: readonly number[];
+  /**
+   * Whether each hit's snippet is cut around the query's words (default) or is the section's
+   * opening. Cutting it runs the full-text match again for every hit: a caller that reads whole
+   * sections (the assistant) skips it.
+   */
+  snippets?: boolean;
 }
 
 /** A page of the index, as `page()` returns it. */
@@ -268,7 +274,7 @@ export class DocsIndex {
     const pageIds = [...new Set(shown.map((row) => row.pageId))];
     const about = this.relevance.measure(concepts, pageIds, filter.language, 'about');
     return shown.flatMap((row) =>
-      this.toHit(row, lexical.has(row.id) ? match : null, {
+      this.toHit(row, options.snippets !== false && lexical.has(row.id) ? match : null, {
         relevance: relevance.get(row.pageId) ?? 0,
         about: about.get(row.pageId) ?? 0,
       }),
