@@ -146,10 +146,12 @@ function selectExcerpts(
     if (rank >= QUOTED_PASSAGES || budget <= 0) return { passage, units: [] };
     const context = meaning.contextOf(`${passage.pageTitle} ${passage.headings.join(' ')}`);
     const units = textUnits(passage.body)
-      .map((unit, index) => ({
-        ...unit,
+      .map(({ kind, text, block }, index) => ({
+        kind,
+        text,
+        block,
         index,
-        score: meaning.score(unit.text, context) - (unit.kind === 'code' ? 0.25 : 0),
+        score: meaning.score(text, context) - (kind === 'code' ? 0.25 : 0),
       }))
       .filter((unit) => shown === '' || !shown.includes(normalize(unit.text)));
     const chosen = chooseUnits(units, rank === 0 ? 3 : 2, procedural, budget);
