@@ -1,4 +1,22 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
+
+/**
+ * Random bytes drawn in blocks from the system's CSPRNG, as `crypto.randomUUID` does: one call for
+ * a small buffer cost more than the rest of making an id (several ids go with every answer). Each
+ * byte is used once and zeroed once read, so a secret's bytes do not linger in the block.
+ */
+const POOL = Buffer.alloc(4096);
+let next = POOL.length;
+
+function randomByte(): number {
+  if (next === POOL.length) {
+    randomFillSync(POOL);
+    next = 0;
+  }
+  const byte = POOL[next]!;
+  POOL[next++] = 0;
+  return byte;
+}
 
 const BASE32 = 'abcdefghijkmnpqrstuvwxyz23456789';
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -8,10 +26,8 @@ export function randomString(length: number, alphabet: string): string {
   const limit = 256 - (256 % alphabet.length);
   let result = '';
   while (result.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < limit) result += alphabet[byte % alphabet.length];
-      if (result.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < limit) result += alphabet[byte % alphabet.length];
   }
   return result;
 }

@@ -108,6 +108,29 @@ describe('DocsIndex', () => {
     versioned.close();
   });
 
+  it("cuts snippets around the query words, or gives each section's opening when asked for none", () => {
+    const long = `${'Intro words fill the opening of this section. '.repeat(12)}The fonts live in acme.json.`;
+    const sized = DocsIndex.build([{ path: 'guides/fonts.mdx', content: page('Fonts', long) }]);
+    const [cut] = sized.search('fonts acme.json');
+    expect(cut!.snippet).toContain('acme.json');
+    expect(cut!.snippet.startsWith('Intro')).toBe(false);
+    const [opening] = sized.search('fonts acme.json', { snippets: false });
+    expect(opening!.snippet).toBe(long.slice(0, 200));
+    expect(opening!.body).toBe(cut!.body);
+    sized.close();
+  });
+
+  it('finds the same sections with and without a filter that restricts nothing', () => {
+    const plain = index.search('configure acme.json install', { limit: 10 });
+    const everyGroup = index.search('configure acme.json install', {
+      limit: 10,
+      filter: { groups: ['Get started', 'Customize'] },
+    });
+    expect(everyGroup.map((hit) => [hit.url, hit.score])).toEqual(
+      plain.filter((hit) => hit.groups.length > 0).map((hit) => [hit.url, hit.score]),
+    );
+  });
+
   it('limits the number of sections and of sections per page', () => {
     expect(index.search('install', { limit: Number.NaN }).length).toBeGreaterThan(0);
     expect(index.search('install', { limit: 0 })).toHaveLength(1);

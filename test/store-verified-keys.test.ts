@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashKey } from '../src/keys.js';
+import { hashesEqual, hashKey } from '../src/keys.js';
 import { ApiKeyStore } from '../src/store/api-keys.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { VERIFIED_KEY_TTL_MS, VerifiedKeys } from '../src/store/verified-keys.js';
@@ -60,5 +60,18 @@ describe('keys found by their hash are trusted for a few seconds', () => {
     };
     await db.insertInto('api_keys').values(row).execute();
     expect(await keys.findByHash(hash)).toEqual(row);
+  });
+});
+
+describe('key hashes are compared whole', () => {
+  it('tells equal hashes from hashes differing anywhere, or in length', () => {
+    const hash = hashKey('svc_0123456789abcdefghijklmnopqrstuvwxyzABCD');
+    expect(hashesEqual(hash, hashKey('svc_0123456789abcdefghijklmnopqrstuvwxyzABCD'))).toBe(true);
+    for (const index of [0, 31, hash.length - 1]) {
+      const changed = `${hash.slice(0, index)}${hash[index] === 'a' ? 'b' : 'a'}${hash.slice(index + 1)}`;
+      expect(hashesEqual(hash, changed)).toBe(false);
+    }
+    expect(hashesEqual(hash, hash.slice(0, -1))).toBe(false);
+    expect(hashesEqual('', '')).toBe(true);
   });
 });

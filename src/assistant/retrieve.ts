@@ -50,6 +50,7 @@ export function retrieve(
     currentPath: input.currentPath,
     citedPaths: followUp ? input.citedPaths : undefined,
     queryVector,
+    snippets: false,
   });
   const pages = [...new Set(sections.map((hit) => hit.urlPath))].slice(0, input.retrievalPageSize);
   const passages = sections.filter((hit) => pages.includes(hit.urlPath));
@@ -76,6 +77,7 @@ function addFollowUpSections(
     maxPerPage: 1,
     filter: input.filter ?? undefined,
     withinPaths: cited,
+    snippets: false,
   });
   for (const hit of hits) {
     if (passages.some((passage) => passage.url === hit.url)) continue;

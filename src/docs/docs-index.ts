@@ -13,6 +13,7 @@ import {
   SearchStatements,
   type ColumnWeights,
   type RankedSection,
+  type SectionText,
   type StatementFilter,
 } from './search-statements.js';
 import { createSiteMetadata, type SiteMetadata } from './site-metadata.js';
@@ -110,6 +111,12 @@ export interface SearchOptions {
    * sections near it in meaning are fused with the full-text ranking by reciprocal rank.
    */
   queryVector?: readonly number[];
+  /**
+   * Whether each hit's snippet is cut around the query's words (default) or is the section's
+   * opening. Cutting it runs the full-text match again for every hit: a caller that reads whole
+   * sections (the assistant) skips it.
+   */
+  snippets?: boolean;
 }
 
 /** A page of the index, as `page()` returns it. */
@@ -267,11 +274,15 @@ export class DocsIndex {
     const shown = foldFamilies(capPerPage(ranked, maxPerPage, ranked.length), this.families, limit);
     const pageIds = [...new Set(shown.map((row) => row.pageId))];
     const about = this.relevance.measure(concepts, pageIds, filter.language, 'about');
+    const openings =
+      options.snippets === false ? this.statements.texts(shown.map((row) => row.id)) : undefined;
     return shown.flatMap((row) =>
-      this.toHit(row, lexical.has(row.id) ? match : null, {
-        relevance: relevance.get(row.pageId) ?? 0,
-        about: about.get(row.pageId) ?? 0,
-      }),
+      this.toHit(
+        row,
+        lexical.has(row.id) ? match : null,
+        { relevance: relevance.get(row.pageId) ?? 0, about: about.get(row.pageId) ?? 0 },
+        openings,
+      ),
     );
   }
 
@@ -422,9 +433,10 @@ export class DocsIndex {
     row: RankedSection,
     match: string | null,
     shares: Pick<SearchHit, 'relevance' | 'about'>,
+    openings?: Map<number, SectionText>,
   ): SearchHit[] {
     const page = this.pages.get(row.pageId)!;
-    const text = this.statements.text(row.id, match, page.language);
+    const text = openings ? openings.get(row.id) : this.statements.text(row.id, match, page.language);
     if (!text) return [];
     const hit: SearchHit = {
       urlPath: page.urlPath,

@@ -14,6 +14,10 @@ const CJK_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const SCRIPT_PARTS =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
+/** Every CJK script lies at or above U+1100 (astral ideographs are surrogate pairs, above too). */
+const MAY_HAVE_CJK = /[\u1100-\uffff]/;
+const UNDERSCORE = 0x5f;
+
 /** Host names, addresses and e-mail addresses in reader text (`docs.example.com`, `a@b.io`). */
 const ADDRESS = /\b[\w-]+(?:@[\w-]+)?(?:\.[\w-]+)+\.[a-z]{2,}\b|\b[\w-]+\.(?:com|io|dev|org|net|app|co)\b/gi;
 
@@ -45,22 +49,33 @@ export interface QueryConcept {
 export function queryTerms(text: string, maxTerms = MAX_QUERY_TERMS): string[] {
   const terms: string[] = [];
   const seen = new Set<string>();
-  const add = (word: string) => {
-    if (word === '' || seen.has(word) || STOP_WORDS.has(word) || isNoise(word)) return;
-    seen.add(word);
-    terms.push(word);
-  };
   for (const match of text.toLowerCase().matchAll(WORD)) {
-    const word = match[0].replace(/^_+|_+$/g, '');
+    const word = trimUnderscores(match[0]);
     if (word === '') continue;
+    // The answerer reads every word of the passages it quotes through here, so the common case,
+    // a word without CJK characters, skips the per-script split.
+    if (!MAY_HAVE_CJK.test(word)) addTerm(word, terms, seen);
     // Chinese and Latin letters run together ("配置DNS记录"): each script's part is a word of its own.
-    for (const part of word.match(SCRIPT_PARTS) ?? []) {
-      if (CJK_RUN.test(part)) cjkBigrams(part).forEach(add);
-      else add(part.replace(/^_+|_+$/g, ''));
-    }
+    else
+      for (const part of word.match(SCRIPT_PARTS) ?? []) {
+        if (CJK_RUN.test(part)) for (const bigram of cjkBigrams(part)) addTerm(bigram, terms, seen);
+        else addTerm(trimUnderscores(part), terms, seen);
+      }
     if (terms.length >= maxTerms) break;
   }
-  return terms.slice(0, maxTerms);
+  return terms.length > maxTerms ? terms.slice(0, maxTerms) : terms;
+}
+
+function addTerm(word: string, terms: string[], seen: Set<string>): void {
+  if (word === '' || seen.has(word) || STOP_WORDS.has(word) || isNoise(word)) return;
+  seen.add(word);
+  terms.push(word);
+}
+
+function trimUnderscores(word: string): string {
+  return word.charCodeAt(0) === UNDERSCORE || word.charCodeAt(word.length - 1) === UNDERSCORE
+    ? word.replace(/^_+|_+$/g, '')
+    : word;
 }
 
 /**
@@ -117,5 +132,6 @@ function quote(words: string): string {
 
 /** A single Latin letter carries no meaning on its own ("a", the "s" of "what's"). */
 function isNoise(word: string): boolean {
-  return (word.length === 1 && /[a-z]/.test(word)) || word.length > MAX_QUERY_WORD_LENGTH;
+  if (word.length === 1) return word >= 'a' && word <= 'z';
+  return word.length > MAX_QUERY_WORD_LENGTH;
 }

@@ -4,7 +4,7 @@ import { textUnits, type TextUnit } from './sentences.js';
 import {
   sourceNumber,
   sourcesOf,
-  wordDeltas,
+  lineDeltas,
   type Answer,
   type Answerer,
   type AnswerInput,
@@ -83,7 +83,7 @@ export class ExtractiveAnswerer implements Answerer {
     );
     const threshold = answered ? FOLLOW_UP_RELEVANCE_THRESHOLD : ANSWER_RELEVANCE_THRESHOLD;
     if (best < threshold || words === 0) {
-      return { sources: [], text: toAsync(wordDeltas(notCovered(passages[0]))) };
+      return { sources: [], text: toAsync(lineDeltas(notCovered(passages[0]))) };
     }
     const earlier = input.conversation.slice(0, -1);
     const meaning = new QuestionMeaning(
@@ -103,7 +103,7 @@ export class ExtractiveAnswerer implements Answerer {
     );
     const excerpts = selectExcerpts(cited, meaning, PROCEDURAL.test(question), shown);
     const sources = sourcesOf(excerpts.map((excerpt) => excerpt.passage));
-    return { sources, text: toAsync(wordDeltas(compose(excerpts, sources))) };
+    return { sources, text: toAsync(lineDeltas(compose(excerpts, sources))) };
   }
 }
 
@@ -146,10 +146,12 @@ function selectExcerpts(
     if (rank >= QUOTED_PASSAGES || budget <= 0) return { passage, units: [] };
     const context = meaning.contextOf(`${passage.pageTitle} ${passage.headings.join(' ')}`);
     const units = textUnits(passage.body)
-      .map((unit, index) => ({
-        ...unit,
+      .map(({ kind, text, block }, index) => ({
+        kind,
+        text,
+        block,
         index,
-        score: meaning.score(unit.text, context) - (unit.kind === 'code' ? 0.25 : 0),
+        score: meaning.score(text, context) - (kind === 'code' ? 0.25 : 0),
       }))
       .filter((unit) => shown === '' || !shown.includes(normalize(unit.text)));
     const chosen = chooseUnits(units, rank === 0 ? 3 : 2, procedural, budget);

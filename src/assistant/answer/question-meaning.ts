@@ -21,6 +21,8 @@ interface Concept {
  */
 export class QuestionMeaning {
   private readonly concepts: Concept[];
+  /** Text every stem of the concepts contains, to rule a unit out before cutting it into words. */
+  private readonly probes: string[];
 
   constructor(question: string, earlierQuestions: readonly string[] = []) {
     const own = toConcepts(question, 1);
@@ -29,6 +31,15 @@ export class QuestionMeaning {
       .flatMap((text) => toConcepts(text, EARLIER_WEIGHT))
       .filter((concept) => !concept.alternatives.some((words) => ownTerms.has(words.join(' '))));
     this.concepts = [...own, ...earlier];
+    this.probes = [
+      ...new Set(
+        this.concepts.flatMap((concept) =>
+          concept.alternatives.map((words) =>
+            probeOf(words.reduce((a, b) => (b.length > a.length ? b : a), '')),
+          ),
+        ),
+      ),
+    ];
   }
 
   /** Stems of a page's title and headings, to pass to `score`. */
@@ -38,7 +49,10 @@ export class QuestionMeaning {
 
   /** How much of the question `text` holds (0 when nothing). */
   score(text: string, context: ReadonlySet<string>): number {
-    const stems = new Set(queryTerms(text, 400).map(stem));
+    // Most units hold none of the question's words; finding that out needs no word list.
+    const lower = text.toLowerCase();
+    if (!this.probes.some((probe) => lower.includes(probe))) return 0;
+    const stems = new Set(queryTerms(lower, 400).map(stem));
     let score = 0;
     for (const concept of this.concepts) {
       if (!concept.alternatives.some((words) => words.every((word) => stems.has(word)))) continue;
@@ -47,6 +61,14 @@ export class QuestionMeaning {
     }
     return score;
   }
+}
+
+/**
+ * A substring of every word whose stem is `stem`: the stem itself, since stemming only cuts a
+ * suffix, except that "-ies" becomes "-y" ("policies" -> "policy"), so a final "y" is left out.
+ */
+function probeOf(stem: string): string {
+  return stem.endsWith('y') ? stem.slice(0, -1) : stem;
 }
 
 function toConcepts(text: string, weight: number): Concept[] {
