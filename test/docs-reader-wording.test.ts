@@ -153,3 +153,44 @@ describe('overlong query words', () => {
     expect(queryTerms('x'.repeat(MAX_QUERY_WORD_LENGTH))).toHaveLength(1);
   });
 });
+
+describe('words with more than one meaning', () => {
+  const pipeline = DocsIndex.build([
+    {
+      path: 'learn/pipeline.mdx',
+      content: page('Pipeline', 'Frames move through the pipeline from one processor to the next.'),
+    },
+    {
+      path: 'migration/v1.mdx',
+      content: page(
+        'Migration guide',
+        'Migrate your frames and pipeline code: the frames module moved, migration of pipeline tasks.',
+      ),
+    },
+  ]);
+
+  it('"move through" is no migration; "move my docs from" is', () => {
+    expect(pipeline.search('how do frames move through the pipeline', { limit: 2 })[0]?.urlPath).toBe(
+      '/learn/pipeline',
+    );
+    expect(pipeline.search('move my pipeline code from the old version', { limit: 2 })[0]?.urlPath).toBe(
+      '/migration/v1',
+    );
+  });
+});
+
+describe('language names written with symbols', () => {
+  const sdks = DocsIndex.build([
+    { path: 'client/cpp.mdx', content: page('C++ SDK', 'Build a client for embedded devices in C++.') },
+    {
+      path: 'client/js.mdx',
+      content: page('JavaScript SDK', 'Build a client for the browser with the SDK.'),
+    },
+  ]);
+
+  it('"C++" and "C#" keep their letter, which the index holds for them', () => {
+    expect(queryTerms('is there a C++ SDK, or one for C#?')).toEqual(['c', 'sdk']);
+    expect(queryTerms('a b c')).toEqual([]);
+    expect(sdks.search('is there a C++ SDK', { limit: 2 })[0]?.urlPath).toBe('/client/cpp');
+  });
+});

@@ -45,19 +45,23 @@ export interface QueryConcept {
 export function queryTerms(text: string, maxTerms = MAX_QUERY_TERMS): string[] {
   const terms: string[] = [];
   const seen = new Set<string>();
-  const add = (word: string) => {
-    if (word === '' || seen.has(word) || STOP_WORDS.has(word) || isNoise(word)) return;
+  const add = (word: string, named = false) => {
+    if (word === '' || seen.has(word) || STOP_WORDS.has(word) || (!named && isNoise(word))) return;
     seen.add(word);
     terms.push(word);
   };
-  for (const match of text.toLowerCase().matchAll(WORD)) {
+  const lower = text.toLowerCase();
+  for (const match of lower.matchAll(WORD)) {
     const word = match[0].replace(/^_+|_+$/g, '');
     if (word === '') continue;
+    const end = match.index + match[0].length;
+    if (LANGUAGE_SUFFIX.test(lower.slice(end, end + 2))) add(word, true);
     // Chinese and Latin letters run together ("配置DNS记录"): each script's part is a word of its own.
-    for (const part of word.match(SCRIPT_PARTS) ?? []) {
-      if (CJK_RUN.test(part)) cjkBigrams(part).forEach(add);
-      else add(part.replace(/^_+|_+$/g, ''));
-    }
+    else
+      for (const part of word.match(SCRIPT_PARTS) ?? []) {
+        if (CJK_RUN.test(part)) cjkBigrams(part).forEach((bigram) => add(bigram));
+        else add(part.replace(/^_+|_+$/g, ''));
+      }
     if (terms.length >= maxTerms) break;
   }
   return terms.slice(0, maxTerms);
@@ -114,6 +118,12 @@ export function conceptWords(concept: QueryConcept): string[][] {
 function quote(words: string): string {
   return `"${words.replace(/"/g, '')}"`;
 }
+
+/**
+ * What follows a language's one-letter name ("C++", "C#", "F#"): the tokenizer indexes that
+ * name as its letter, so the letter is the word to search, not noise.
+ */
+const LANGUAGE_SUFFIX = /^(?:\+\+|#)/;
 
 /** A single Latin letter carries no meaning on its own ("a", the "s" of "what's"). */
 function isNoise(word: string): boolean {
