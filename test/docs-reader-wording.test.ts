@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DocsIndex } from '../src/docs/docs-index.js';
-import { MAX_QUERY_WORD_LENGTH, queryTerms } from '../src/docs/fts-query.js';
+import { MAX_QUERY_WORD_LENGTH, queryConcepts, queryTerms } from '../src/docs/fts-query.js';
 import { identifierPartsText } from '../src/docs/search-text.js';
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
@@ -192,5 +192,31 @@ describe('language names written with symbols', () => {
     expect(queryTerms('is there a C++ SDK, or one for C#?')).toEqual(['c', 'sdk']);
     expect(queryTerms('a b c')).toEqual([]);
     expect(sdks.search('is there a C++ SDK', { limit: 2 })[0]?.urlPath).toBe('/client/cpp');
+  });
+});
+
+describe('file names', () => {
+  const files = DocsIndex.build([
+    {
+      path: 'ai/skill-file.mdx',
+      content: page(
+        'Agents and md files',
+        'AI agents read the generated md file of skills. Agents load skills on demand from the md export.',
+      ),
+    },
+    {
+      path: 'agent/customize.mdx',
+      content: page('Customize the agent', 'Write your conventions in AGENTS.md at the root of the project.'),
+    },
+  ]);
+
+  it('are searched whole: "AGENTS.md" is not any page about agents and md', () => {
+    expect(queryTerms('AGENTS.md')).toEqual(['agents', 'md']);
+    expect(files.search('AGENTS.md', { limit: 2 })[0]?.urlPath).toBe('/agent/customize');
+    expect(queryConcepts('agents read AGENTS.md, then go').map((concept) => concept.term)).toEqual([
+      'agents.md',
+      'read',
+      'go',
+    ]);
   });
 });

@@ -79,17 +79,36 @@ export function queryConcepts(text: string, maxTerms = MAX_QUERY_TERMS): QueryCo
     return [...own, ...extra.map(quote)];
   };
   const addressed = new Set(queryTerms((text.match(ADDRESS) ?? []).join(' '), maxTerms));
-  const concepts = queryTerms(text, maxTerms).map((term): QueryConcept => {
+  let concepts = queryTerms(text, maxTerms).map((term): QueryConcept => {
     const own = [quote(term)];
     if (isIdentifier(term)) own.push(quote(identifierParts(term).join(' ')));
     const concept = { term, alternatives: withSynonyms(synonymsOfWord(term), own) };
     return addressed.has(term) ? { ...concept, placeholder: true } : concept;
   });
+  for (const name of fileNames(text)) {
+    const parts = queryTerms(name);
+    const held = concepts.filter((concept) => parts.includes(concept.term));
+    if (parts.length < 2 || held.length < parts.length) continue;
+    const position = concepts.indexOf(held[0]!);
+    concepts = concepts.filter((concept) => !held.includes(concept));
+    concepts.splice(position, 0, { term: name, alternatives: [quote(parts.join(' '))] });
+  }
   for (const { phrase, docs } of phraseSynonyms(text)) {
     if (concepts.some((concept) => concept.term === phrase)) continue;
     concepts.push({ term: phrase, alternatives: withSynonyms(docs, [quote(phrase)]) });
   }
   return concepts;
+}
+
+/**
+ * File names a reader types (`AGENTS.md`, `docs.json`): the tokenizer cuts them at the dot, and
+ * their parts alone are common words ("agents", "json") found on every page about the subject.
+ */
+const FILE_NAME =
+  /(?<![\p{L}\p{N}_.-])[\p{L}\p{N}_-]+\.(?:md|mdx|json|ya?ml|txt|toml|js|ts|jsx|tsx|py|env|css|html|xml|csv)(?![\p{L}\p{N}_.-])/giu;
+
+function fileNames(text: string): string[] {
+  return [...new Set((text.match(FILE_NAME) ?? []).map((name) => name.toLowerCase()))];
 }
 
 /** `"term1" OR "term2" ...` over every alternative of every concept, or null when there is none. */
