@@ -220,3 +220,20 @@ describe('file names', () => {
     ]);
   });
 });
+
+describe('indefinite pronouns', () => {
+  const tooltips = DocsIndex.build([
+    {
+      path: 'components/tooltips.mdx',
+      content: page('Tooltips', 'Show a definition when the reader hovers over a word.'),
+    },
+    { path: 'guides/people.mdx', content: page('Invite someone', 'Invite someone to edit something.') },
+  ]);
+
+  it('stand for the reader\'s users, whom no page names: "someone" is no word of the question', () => {
+    expect(queryTerms('when someone hovers over something')).toEqual(['hovers']);
+    const [hit] = tooltips.search('show a definition when someone hovers over a word', { limit: 1 });
+    expect(hit?.urlPath).toBe('/components/tooltips');
+    expect(hit?.relevance).toBeCloseTo(1);
+  });
+});
