@@ -145,13 +145,16 @@ function selectExcerpts(
   return passages.map((passage, rank) => {
     if (rank >= QUOTED_PASSAGES || budget <= 0) return { passage, units: [] };
     const context = meaning.contextOf(`${passage.pageTitle} ${passage.headings.join(' ')}`);
-    const units = textUnits(passage.body)
-      .map((unit, index) => ({
-        ...unit,
-        index,
-        score: meaning.score(unit.text, context) - (unit.kind === 'code' ? 0.25 : 0),
-      }))
-      .filter((unit) => shown === '' || !shown.includes(normalize(unit.text)));
+    const scored = textUnits(passage.body).map((unit, index) => ({
+      ...unit,
+      index,
+      score: meaning.score(unit.text, context) - (unit.kind === 'code' ? 0.25 : 0),
+    }));
+    // A unit holding every word of the newest question answers it, even if an earlier answer
+    // showed it: the reader asks again about what it says ("which Node version do I need?").
+    const units = scored.filter(
+      (unit) => shown === '' || !shown.includes(normalize(unit.text)) || meaning.answeredBy(unit.text),
+    );
     const chosen = chooseUnits(units, rank === 0 ? 3 : 2, procedural, budget);
     budget -= chosen.filter((unit) => unit.kind !== 'code').reduce((sum, unit) => sum + unit.text.length, 0);
     return { passage, units: chosen };
