@@ -14,8 +14,13 @@ const CJK_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const SCRIPT_PARTS =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
-/** Host names, addresses and e-mail addresses in reader text (`docs.example.com`, `a@b.io`). */
-const ADDRESS = /\b[\w-]+(?:@[\w-]+)?(?:\.[\w-]+)+\.[a-z]{2,}\b|\b[\w-]+\.(?:com|io|dev|org|net|app|co)\b/gi;
+/**
+ * Host names, addresses and e-mail addresses in reader text (`docs.example.com`, `a@b.io`). A match
+ * starts only where a run of name characters starts: from every position inside a long run
+ * ("a-a-a-…"), the scan to its end made a 100 KB message take seconds.
+ */
+const ADDRESS =
+  /(?<![\w.-])[\w-]+(?:@[\w-]+)?(?:\.[\w-]+)+\.[a-z]{2,}\b|(?<![\w.-])[\w-]+\.(?:com|io|dev|org|net|app|co)\b/gi;
 
 /** Query words cap: long context (a pasted code block) must not turn into a thousand-term OR. */
 export const MAX_QUERY_TERMS = 32;
@@ -56,15 +61,18 @@ export function queryTerms(text: string, maxTerms = MAX_QUERY_TERMS): string[] {
     if (word === '') continue;
     const end = match.index + match[0].length;
     if (LANGUAGE_SUFFIX.test(lower.slice(end, end + 2))) add(word, true);
-    // Chinese and Latin letters run together ("配置DNS记录"): each script's part is a word of its own.
-    else
-      for (const part of word.match(SCRIPT_PARTS) ?? []) {
-        if (CJK_RUN.test(part)) cjkBigrams(part).forEach((bigram) => add(bigram));
-        else add(part.replace(/^_+|_+$/g, ''));
-      }
+    else addParts(word, add);
     if (terms.length >= maxTerms) break;
   }
   return terms.slice(0, maxTerms);
+}
+
+/** Chinese and Latin letters run together ("配置DNS记录"): each script's part is a word of its own. */
+function addParts(word: string, add: (part: string) => void): void {
+  for (const part of word.match(SCRIPT_PARTS) ?? []) {
+    if (CJK_RUN.test(part)) cjkBigrams(part).forEach((bigram) => add(bigram));
+    else add(part.replace(/^_+|_+$/g, ''));
+  }
 }
 
 /**
