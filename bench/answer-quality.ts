@@ -1,5 +1,6 @@
 /**
- * Reader questions on two real docs sites: `npx tsx bench/answer-quality.ts [--tune|--fresh|--fresh2]`.
+ * Reader questions on two real docs sites:
+ * `npx tsx bench/answer-quality.ts [--tune|--fresh|--fresh2|--fresh3] [--verbose]`.
  *
  * For each site, the reader questions of bench/queries are asked twice: to search alone (the
  * ranked pages of `DocsIndex.search`, one section per page) and to the offline assistant (the
@@ -9,9 +10,10 @@
  * an expected page and hold text that the first answer did not show (the second question is asked
  * as the assistant asks it in a thread: with the pages the first answer cited). Held-out halves are the
  * figures to report; `--tune` prints the tuning halves instead, `--fresh` the first fresh sets
- * (bench/queries/*-fresh.json, tuned on since their baseline was taken) and `--fresh2` the second
- * fresh sets (bench/queries/*-fresh2.json, never tuned on; `--verbose` is ignored there so that
- * nobody tunes on them by reading their misses).
+ * (bench/queries/*-fresh.json) and `--fresh2` the second fresh sets (bench/queries/*-fresh2.json),
+ * both tuned on since their baselines were taken, and `--fresh3` the third fresh sets
+ * (bench/queries/*-fresh3.json, never tuned on; `--verbose` is ignored there so that nobody tunes
+ * on them by reading their misses).
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { retrieve } from '../src/assistant/retrieve.js';
@@ -47,17 +49,20 @@ const row = (name: string, scores: RankScores) =>
   `| ${name} | ${scores.queries} | ${percent(scores.hit1)} | ${percent(scores.hit5)} | ${scores.mrr.toFixed(3)} |`;
 
 async function main(): Promise<void> {
-  const which: Half = process.argv.includes('--fresh2')
-    ? 'fresh2'
-    : process.argv.includes('--fresh')
-      ? 'fresh'
-      : process.argv.includes('--tune')
-        ? 'tune'
-        : 'held-out';
-  // The second fresh sets are measured, never studied: per-question lines would make them tuning data.
-  const verbose = process.argv.includes('--verbose') && which !== 'fresh2';
+  const which: Half = process.argv.includes('--fresh3')
+    ? 'fresh3'
+    : process.argv.includes('--fresh2')
+      ? 'fresh2'
+      : process.argv.includes('--fresh')
+        ? 'fresh'
+        : process.argv.includes('--tune')
+          ? 'tune'
+          : 'held-out';
+  // The third fresh sets are measured, never studied: per-question lines would make them tuning data.
+  const verbose = process.argv.includes('--verbose') && which !== 'fresh3';
   const titles: Record<Half, string> = {
-    fresh2: 'second fresh sets (never tuned on)',
+    fresh3: 'third fresh sets (never tuned on)',
+    fresh2: 'second fresh sets (tuning data since their baseline)',
     fresh: 'first fresh sets (tuning data since their baseline)',
     tune: 'tune half',
     'held-out': 'held-out half',

@@ -25,17 +25,16 @@ export const SITES: SiteName[] = ['mintlify', 'pipecat'];
 
 /**
  * Position parity decides the half of the first sets: even positions were tuned on, odd ones are
- * held out. The fresh sets (files ending in `-fresh.json`, then `-fresh2.json`) were written later
- * and are read whole. The first fresh sets became tuning data in a later round; the second fresh
- * sets (`fresh2`) are never tuned on.
+ * held out. The fresh sets (files ending in `-fresh.json`, `-fresh2.json`, then `-fresh3.json`) were
+ * written later and are read whole. The first and second fresh sets became tuning data in later
+ * rounds; the third fresh sets (`fresh3`) are never tuned on.
  */
-export type Half = 'tune' | 'held-out' | 'fresh' | 'fresh2';
+export type Half = 'tune' | 'held-out' | 'fresh' | 'fresh2' | 'fresh3';
+const isFresh = (which?: Half) => which === 'fresh' || which === 'fresh2' || which === 'fresh3';
 export const half = <T>(items: T[], which: Half): T[] =>
-  which === 'fresh' || which === 'fresh2'
-    ? items
-    : items.filter((_, position) => (position % 2 === 0) === (which === 'tune'));
+  isFresh(which) ? items : items.filter((_, position) => (position % 2 === 0) === (which === 'tune'));
 
-const suffix = (which?: Half) => (which === 'fresh' || which === 'fresh2' ? `-${which}` : '');
+const suffix = (which?: Half) => (isFresh(which) ? `-${which}` : '');
 
 const read = <T>(file: string): T =>
   JSON.parse(readFileSync(resolve(REPO_ROOT, 'bench/queries', file), 'utf8')) as T;

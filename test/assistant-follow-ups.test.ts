@@ -102,4 +102,49 @@ describe('follow-ups that add information', () => {
     expect(text).toContain('48 hours');
     expect(text).not.toContain('type the domain and add it');
   });
+
+  it('shows again what the first answer said when the follow-up asks exactly about it', async () => {
+    const cli = DocsIndex.build([
+      {
+        path: 'cli/install.mdx',
+        content: page(
+          'Install the CLI',
+          '## Prerequisites\n\n- To install the CLI, use Node.js v20.17.0 or later (LTS versions recommended)\n\n' +
+            '## Install\n\nInstall the CLI with npm: `npm i -g mint`.\n\n' +
+            '## Update\n\nUpdate the CLI to the latest version with `mint update`.',
+        ),
+      },
+      ...['Builds', 'Previews', 'Search'].map((title, position) => ({
+        path: `settings/page-${position}.mdx`,
+        content: page(title, `${title} settings live in the settings screen.`),
+      })),
+    ]);
+    const answerFrom = async (conversation: ConversationTurn[], citedPaths?: string[]) => {
+      const { query, passages } = retrieve(cli, { conversation, retrievalPageSize: 5, citedPaths });
+      const answer = answerer.answer({ conversation, query, passages, signal: new AbortController().signal });
+      let text = '';
+      for await (const delta of answer.text) text += delta;
+      return text;
+    };
+    const thread = async (followUp: string) => {
+      const firstTurn: ConversationTurn = {
+        role: 'user',
+        text: 'What are the prerequisites to install the CLI?',
+      };
+      const first = await answerFrom([firstTurn]);
+      const conversation: ConversationTurn[] = [
+        firstTurn,
+        { role: 'assistant', text: first },
+        { role: 'user', text: followUp },
+      ];
+      return { first, text: await answerFrom(conversation, ['/cli/install']) };
+    };
+    const asked = await thread('which Node version do I need?');
+    expect(asked.first).toContain('v20.17.0');
+    expect(asked.text).toContain('v20.17.0');
+    // A follow-up about something else still gets what is new, not the prerequisites again.
+    const other = await thread('and how do I update it later?');
+    expect(other.text).toContain('mint update');
+    expect(other.text).not.toContain('v20.17.0');
+  });
 });

@@ -84,7 +84,7 @@ describe('DocsIndex', () => {
   });
 
   it('filters by navigation groups and by version', () => {
-    const grouped = index.search('configure acme.json', { filter: { groups: ['Customize'] } });
+    const grouped = index.search('configure acme', { filter: { groups: ['Customize'] } });
     expect(grouped.map((hit) => hit.urlPath).sort()).toEqual(['/guides/domains', '/guides/themes']);
     expect(index.search('configure', { filter: { groups: ['Nope'] } })).toEqual([]);
     expect(index.search('install', { filter: { groups: [] } }).length).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DocsIndex } from '../src/docs/docs-index.js';
-import { MAX_QUERY_WORD_LENGTH, queryTerms } from '../src/docs/fts-query.js';
+import { MAX_QUERY_WORD_LENGTH, queryConcepts, queryTerms } from '../src/docs/fts-query.js';
 import { identifierPartsText } from '../src/docs/search-text.js';
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
@@ -151,5 +151,99 @@ describe('overlong query words', () => {
     const pasted = 'a_'.repeat(500_000);
     expect(queryTerms(`${pasted} api key`)).toEqual(['api', 'key']);
     expect(queryTerms('x'.repeat(MAX_QUERY_WORD_LENGTH))).toHaveLength(1);
+  });
+
+  it('reads a long run of hyphens or dots in linear time when looking for addresses', () => {
+    // Scanning from every position of the run took 20 s for 100 KB of "a-a-a-…".
+    for (const run of ['a-'.repeat(50_000), 'a.'.repeat(50_000)]) {
+      const started = performance.now();
+      const concepts = queryConcepts(`${run}.json api key`);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(concepts.map((concept) => concept.term)).toContain('api');
+    }
+  });
+});
+
+describe('words with more than one meaning', () => {
+  const pipeline = DocsIndex.build([
+    {
+      path: 'learn/pipeline.mdx',
+      content: page('Pipeline', 'Frames move through the pipeline from one processor to the next.'),
+    },
+    {
+      path: 'migration/v1.mdx',
+      content: page(
+        'Migration guide',
+        'Migrate your frames and pipeline code: the frames module moved, migration of pipeline tasks.',
+      ),
+    },
+  ]);
+
+  it('"move through" is no migration; "move my docs from" is', () => {
+    expect(pipeline.search('how do frames move through the pipeline', { limit: 2 })[0]?.urlPath).toBe(
+      '/learn/pipeline',
+    );
+    expect(pipeline.search('move my pipeline code from the old version', { limit: 2 })[0]?.urlPath).toBe(
+      '/migration/v1',
+    );
+  });
+});
+
+describe('language names written with symbols', () => {
+  const sdks = DocsIndex.build([
+    { path: 'client/cpp.mdx', content: page('C++ SDK', 'Build a client for embedded devices in C++.') },
+    {
+      path: 'client/js.mdx',
+      content: page('JavaScript SDK', 'Build a client for the browser with the SDK.'),
+    },
+  ]);
+
+  it('"C++" and "C#" keep their letter, which the index holds for them', () => {
+    expect(queryTerms('is there a C++ SDK, or one for C#?')).toEqual(['c', 'sdk']);
+    expect(queryTerms('a b c')).toEqual([]);
+    expect(sdks.search('is there a C++ SDK', { limit: 2 })[0]?.urlPath).toBe('/client/cpp');
+  });
+});
+
+describe('file names', () => {
+  const files = DocsIndex.build([
+    {
+      path: 'ai/skill-file.mdx',
+      content: page(
+        'Agents and md files',
+        'AI agents read the generated md file of skills. Agents load skills on demand from the md export.',
+      ),
+    },
+    {
+      path: 'agent/customize.mdx',
+      content: page('Customize the agent', 'Write your conventions in AGENTS.md at the root of the project.'),
+    },
+  ]);
+
+  it('are searched whole: "AGENTS.md" is not any page about agents and md', () => {
+    expect(queryTerms('AGENTS.md')).toEqual(['agents', 'md']);
+    expect(files.search('AGENTS.md', { limit: 2 })[0]?.urlPath).toBe('/agent/customize');
+    expect(queryConcepts('agents read AGENTS.md, then go').map((concept) => concept.term)).toEqual([
+      'agents.md',
+      'read',
+      'go',
+    ]);
+  });
+});
+
+describe('indefinite pronouns', () => {
+  const tooltips = DocsIndex.build([
+    {
+      path: 'components/tooltips.mdx',
+      content: page('Tooltips', 'Show a definition when the reader hovers over a word.'),
+    },
+    { path: 'guides/people.mdx', content: page('Invite someone', 'Invite someone to edit something.') },
+  ]);
+
+  it('stand for the reader\'s users, whom no page names: "someone" is no word of the question', () => {
+    expect(queryTerms('when someone hovers over something')).toEqual(['hovers']);
+    const [hit] = tooltips.search('show a definition when someone hovers over a word', { limit: 1 });
+    expect(hit?.urlPath).toBe('/components/tooltips');
+    expect(hit?.relevance).toBeCloseTo(1);
   });
 });

@@ -137,6 +137,24 @@ describe('retrieval on reader wording', () => {
     expect(paths('escalation roster')).toEqual([]);
   });
 
+  it('leaves out pages marked searchable: false or hidden: true, unless the site indexes hidden pages', () => {
+    const marked = [
+      { path: 'notes.mdx', content: page('Notes', 'The escalation roster.', 'searchable: false\n') },
+      { path: 'contracts.mdx', content: page('Contracts', 'Procurement and escalation.', 'hidden: true\n') },
+      { path: 'broken.mdx', content: `---\ntitle: [Broken\nhidden: true\n---\n\nEscalation.\n` },
+      { path: 'guide.mdx', content: page('Guide', 'Escalation to a human agent.', 'hidden: false\n') },
+    ];
+    const found = (seo?: unknown) => {
+      const site = DocsIndex.build(marked, { navigation: { ...navigation, seo } });
+      const urlPaths = site.search('escalation', { limit: 5 }).map((hit) => hit.urlPath);
+      site.close();
+      return urlPaths.sort();
+    };
+    expect(found()).toEqual(['/guide']);
+    expect(found({ indexing: 'navigable' })).toEqual(['/guide']);
+    expect(found({ indexing: 'all' })).toEqual(['/broken', '/contracts', '/guide']);
+  });
+
   it('searches Chinese text without spaces between words', () => {
     expect(paths('如何配置DNS记录', { filter: { language: 'zh' } })[0]).toBe('/zh/guides/domain');
     expect(paths('自定义域名', { filter: { language: 'zh' } })[0]).toBe('/zh/guides/domain');

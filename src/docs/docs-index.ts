@@ -165,7 +165,8 @@ export class DocsIndex {
   /**
    * Parses and indexes every page among `files`; two files with the same URL path: the first wins.
    * Snippet files among them are merged into the pages that import them; pages that `.mintignore`
-   * excludes or that say `noindex: true` are left out.
+   * excludes or that say `noindex: true`, `searchable: false` or `hidden: true` (unless the site's
+   * `seo.indexing` is `"all"`) are left out, as the site's own search and assistant leave them out.
    */
   static build(files: Iterable<DocsFile>, options: DocsIndexOptions = {}): DocsIndex {
     const started = performance.now();
@@ -189,7 +190,8 @@ export class DocsIndex {
         path: source.path,
         content: mergeSnippets(source.content, source.path, snippets),
       });
-      if (page.noindex || neighbourhoods.pageId(page.urlPath) !== undefined) continue;
+      const unsearched = page.noindex || (page.hidden && !site.indexesHiddenPages);
+      if (unsearched || neighbourhoods.pageId(page.urlPath) !== undefined) continue;
       const id = indexed.length + 1;
       const metadata = site.pageMetadata(page.urlPath);
       indexed.push({ id, page, metadata, siteWords: metadata.groups });

@@ -7,8 +7,13 @@ export interface Frontmatter {
   keywords: string[];
   /** The shorter title the navigation shows, which readers see and repeat. */
   sidebarTitle?: string;
-  /** `noindex: true`: the page asks to stay out of search. */
+  /**
+   * The page asks to stay out of search: `noindex: true`, or `searchable: false` (out of the
+   * site's search and its assistant's context, still in its sitemap).
+   */
   noindex: boolean;
+  /** `hidden: true`: out of the navigation, and out of search unless the site indexes hidden pages. */
+  hidden: boolean;
   body: string;
 }
 
@@ -30,7 +35,8 @@ export function readFrontmatter(content: string): Frontmatter {
       description: asText(data.description),
       keywords: asTextList(data.keywords),
       sidebarTitle: asText(data.sidebarTitle),
-      noindex: data.noindex === true || data.noindex === 'true',
+      noindex: isTrue(data.noindex) || isFalse(data.searchable),
+      hidden: isTrue(data.hidden),
       body: parsed.content,
     };
   } catch {
@@ -40,14 +46,15 @@ export function readFrontmatter(content: string): Frontmatter {
 
 function salvage(content: string): Frontmatter {
   const block = FRONTMATTER_BLOCK.exec(content);
-  if (!block) return { keywords: [], noindex: false, body: content };
+  if (!block) return { keywords: [], noindex: false, hidden: false, body: content };
   const yaml = block[1] ?? '';
   return {
     title: salvageField(yaml, 'title'),
     description: salvageField(yaml, 'description'),
     keywords: [],
     sidebarTitle: salvageField(yaml, 'sidebarTitle'),
-    noindex: salvageField(yaml, 'noindex') === 'true',
+    noindex: isTrue(salvageField(yaml, 'noindex')) || isFalse(salvageField(yaml, 'searchable')),
+    hidden: isTrue(salvageField(yaml, 'hidden')),
     body: content.slice(block[0].length),
   };
 }
@@ -57,6 +64,9 @@ function salvageField(yaml: string, key: string): string | undefined {
   const value = line?.[1]?.trim().replace(/^(["'])(.*)\1$/, '$2');
   return value ? value : undefined;
 }
+
+const isTrue = (value: unknown) => value === true || value === 'true';
+const isFalse = (value: unknown) => value === false || value === 'false';
 
 /** A scalar frontmatter value as text (YAML may give numbers, booleans or dates). */
 function asText(value: unknown): string | undefined {

@@ -18,8 +18,13 @@ const SCRIPT_PARTS =
 const MAY_HAVE_CJK = /[\u1100-\uffff]/;
 const UNDERSCORE = 0x5f;
 
-/** Host names, addresses and e-mail addresses in reader text (`docs.example.com`, `a@b.io`). */
-const ADDRESS = /\b[\w-]+(?:@[\w-]+)?(?:\.[\w-]+)+\.[a-z]{2,}\b|\b[\w-]+\.(?:com|io|dev|org|net|app|co)\b/gi;
+/**
+ * Host names, addresses and e-mail addresses in reader text (`docs.example.com`, `a@b.io`). A match
+ * starts only where a run of name characters starts: from every position inside a long run
+ * ("a-a-a-…"), the scan to its end made a 100 KB message take seconds.
+ */
+const ADDRESS =
+  /(?<![\w.-])[\w-]+(?:@[\w-]+)?(?:\.[\w-]+)+\.[a-z]{2,}\b|(?<![\w.-])[\w-]+\.(?:com|io|dev|org|net|app|co)\b/gi;
 
 /** Query words cap: long context (a pasted code block) must not turn into a thousand-term OR. */
 export const MAX_QUERY_TERMS = 32;
@@ -49,25 +54,22 @@ export interface QueryConcept {
 export function queryTerms(text: string, maxTerms = MAX_QUERY_TERMS): string[] {
   const terms: string[] = [];
   const seen = new Set<string>();
-  for (const match of text.toLowerCase().matchAll(WORD)) {
+  const lower = text.toLowerCase();
+  for (const match of lower.matchAll(WORD)) {
     const word = trimUnderscores(match[0]);
     if (word === '') continue;
     // The answerer reads every word of the passages it quotes through here, so the common case,
     // a word without CJK characters, skips the per-script split.
-    if (!MAY_HAVE_CJK.test(word)) addTerm(word, terms, seen);
-    // Chinese and Latin letters run together ("配置DNS记录"): each script's part is a word of its own.
-    else
-      for (const part of word.match(SCRIPT_PARTS) ?? []) {
-        if (CJK_RUN.test(part)) for (const bigram of cjkBigrams(part)) addTerm(bigram, terms, seen);
-        else addTerm(trimUnderscores(part), terms, seen);
-      }
+    if (!MAY_HAVE_CJK.test(word))
+      addTerm(word, terms, seen, isLanguageName(word, lower, match.index + match[0].length));
+    else addParts(word, terms, seen);
     if (terms.length >= maxTerms) break;
   }
   return terms.length > maxTerms ? terms.slice(0, maxTerms) : terms;
 }
 
-function addTerm(word: string, terms: string[], seen: Set<string>): void {
-  if (word === '' || seen.has(word) || STOP_WORDS.has(word) || isNoise(word)) return;
+function addTerm(word: string, terms: string[], seen: Set<string>, named = false): void {
+  if (word === '' || seen.has(word) || STOP_WORDS.has(word) || (!named && isNoise(word))) return;
   seen.add(word);
   terms.push(word);
 }
@@ -76,6 +78,19 @@ function trimUnderscores(word: string): string {
   return word.charCodeAt(0) === UNDERSCORE || word.charCodeAt(word.length - 1) === UNDERSCORE
     ? word.replace(/^_+|_+$/g, '')
     : word;
+}
+
+/** Chinese and Latin letters run together ("配置DNS记录"): each script's part is a word of its own. */
+function addParts(word: string, terms: string[], seen: Set<string>): void {
+  for (const part of word.match(SCRIPT_PARTS) ?? []) {
+    if (CJK_RUN.test(part)) for (const bigram of cjkBigrams(part)) addTerm(bigram, terms, seen);
+    else addTerm(trimUnderscores(part), terms, seen);
+  }
+}
+
+/** A one-letter word written as a language's name ("C++", "C#"): `end` is where it ends in `lower`. */
+function isLanguageName(word: string, lower: string, end: number): boolean {
+  return word.length === 1 && LANGUAGE_SUFFIX.test(lower.slice(end, end + 2));
 }
 
 /**
@@ -90,17 +105,36 @@ export function queryConcepts(text: string, maxTerms = MAX_QUERY_TERMS): QueryCo
     return [...own, ...extra.map(quote)];
   };
   const addressed = new Set(queryTerms((text.match(ADDRESS) ?? []).join(' '), maxTerms));
-  const concepts = queryTerms(text, maxTerms).map((term): QueryConcept => {
+  let concepts = queryTerms(text, maxTerms).map((term): QueryConcept => {
     const own = [quote(term)];
     if (isIdentifier(term)) own.push(quote(identifierParts(term).join(' ')));
     const concept = { term, alternatives: withSynonyms(synonymsOfWord(term), own) };
     return addressed.has(term) ? { ...concept, placeholder: true } : concept;
   });
+  for (const name of fileNames(text)) {
+    const parts = queryTerms(name);
+    const held = concepts.filter((concept) => parts.includes(concept.term));
+    if (parts.length < 2 || held.length < parts.length) continue;
+    const position = concepts.indexOf(held[0]!);
+    concepts = concepts.filter((concept) => !held.includes(concept));
+    concepts.splice(position, 0, { term: name, alternatives: [quote(parts.join(' '))] });
+  }
   for (const { phrase, docs } of phraseSynonyms(text)) {
     if (concepts.some((concept) => concept.term === phrase)) continue;
     concepts.push({ term: phrase, alternatives: withSynonyms(docs, [quote(phrase)]) });
   }
   return concepts;
+}
+
+/**
+ * File names a reader types (`AGENTS.md`, `docs.json`): the tokenizer cuts them at the dot, and
+ * their parts alone are common words ("agents", "json") found on every page about the subject.
+ */
+const FILE_NAME =
+  /(?<![\p{L}\p{N}_.-])[\p{L}\p{N}_-]+\.(?:md|mdx|json|ya?ml|txt|toml|js|ts|jsx|tsx|py|env|css|html|xml|csv)(?![\p{L}\p{N}_.-])/giu;
+
+function fileNames(text: string): string[] {
+  return [...new Set((text.match(FILE_NAME) ?? []).map((name) => name.toLowerCase()))];
 }
 
 /** `"term1" OR "term2" ...` over every alternative of every concept, or null when there is none. */
@@ -129,6 +163,12 @@ export function conceptWords(concept: QueryConcept): string[][] {
 function quote(words: string): string {
   return `"${words.replace(/"/g, '')}"`;
 }
+
+/**
+ * What follows a language's one-letter name ("C++", "C#", "F#"): the tokenizer indexes that
+ * name as its letter, so the letter is the word to search, not noise.
+ */
+const LANGUAGE_SUFFIX = /^(?:\+\+|#)/;
 
 /** A single Latin letter carries no meaning on its own ("a", the "s" of "what's"). */
 function isNoise(word: string): boolean {

@@ -24,6 +24,7 @@ export function parsePage(file: DocsFile): DocsPage {
     keywords: frontmatter.keywords,
     sidebarTitle: frontmatter.sidebarTitle,
     noindex: frontmatter.noindex,
+    hidden: frontmatter.hidden,
     sections,
   };
 }

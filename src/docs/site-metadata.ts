@@ -24,6 +24,8 @@ export interface SiteMetadata {
   readonly name?: string;
   /** The first page the navigation lists in `language`: where a reader new to the product starts. */
   landingPage(language: string): string | undefined;
+  /** `seo.indexing: "all"`: pages marked `hidden: true` are searched like any other. */
+  readonly indexesHiddenPages: boolean;
 }
 
 export interface SiteMetadataOptions {
@@ -84,7 +86,9 @@ export function createSiteMetadata(navigation: unknown, options: SiteMetadataOpt
     entries.find((entry) => (entry.language || defaultLanguage) === language)?.urlPath;
 
   const name = isObject(navigation) && typeof navigation.name === 'string' ? navigation.name : undefined;
-  return { defaultLanguage, pageMetadata, navigationNeighbours, name, landingPage };
+  const seo = isObject(navigation) ? navigation.seo : undefined;
+  const indexesHiddenPages = isObject(seo) && seo.indexing === 'all';
+  return { defaultLanguage, pageMetadata, navigationNeighbours, name, landingPage, indexesHiddenPages };
 }
 
 /** The `language` of the `navigation.languages` entry marked `default: true`, if any. */

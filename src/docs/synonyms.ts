@@ -29,7 +29,7 @@ const ENTRIES: SynonymEntry[] = [
   { reader: ['transcribe', 'transcription', 'dictation'], docs: ['stt', 'speech'] },
   { reader: ['phone', 'phones', 'phone call', 'phone calls', 'dial'], docs: ['telephony', 'dial'] },
   { reader: ['permission', 'permissions', 'access'], docs: ['roles', 'access'] },
-  { reader: ['upgrade', 'upgrading', 'move', 'moving', 'switch from'], docs: ['migration', 'migrate'] },
+  { reader: ['upgrade', 'upgrading', 'move my', 'move our', 'moving my', 'moving our', 'move from', 'moving from', 'switch from'], docs: ['migration', 'migrate'] },
   { reader: ['search engine', 'search engines', 'google ranking', 'rank higher'], docs: ['seo', 'indexing'] },
   { reader: ['private', 'restrict', 'restricted', 'protect'], docs: ['authentication', 'access'] },
   { reader: ['bot', 'bots'], docs: ['agent'] },

@@ -36,8 +36,10 @@ export interface DocsPage {
   keywords: string[];
   /** Frontmatter `sidebarTitle`: the page's name in the navigation, when it differs from the title. */
   sidebarTitle?: string;
-  /** Frontmatter `noindex: true`: kept out of the index. */
+  /** Frontmatter `noindex: true` or `searchable: false`: kept out of the index. */
   noindex: boolean;
+  /** Frontmatter `hidden: true`: kept out of the index unless the site indexes hidden pages. */
+  hidden: boolean;
   sections: DocsSection[];
 }
 

@@ -21,11 +21,14 @@ interface Concept {
  */
 export class QuestionMeaning {
   private readonly concepts: Concept[];
+  /** The newest question's own concepts. */
+  private readonly own: Concept[];
   /** Text every stem of the concepts contains, to rule a unit out before cutting it into words. */
   private readonly probes: string[];
 
   constructor(question: string, earlierQuestions: readonly string[] = []) {
     const own = toConcepts(question, 1);
+    this.own = own;
     const ownTerms = new Set(own.flatMap((concept) => concept.alternatives.map((words) => words.join(' '))));
     const earlier = earlierQuestions
       .flatMap((text) => toConcepts(text, EARLIER_WEIGHT))
@@ -45,6 +48,17 @@ export class QuestionMeaning {
   /** Stems of a page's title and headings, to pass to `score`. */
   contextOf(text: string): Set<string> {
     return new Set(queryTerms(text, 200).map(stem));
+  }
+
+  /** Whether `text` holds every concept of the newest question itself (not of earlier ones). */
+  answeredBy(text: string): boolean {
+    const stems = new Set(queryTerms(text, 400).map(stem));
+    return (
+      this.own.length > 0 &&
+      this.own.every((concept) =>
+        concept.alternatives.some((words) => words.every((word) => stems.has(word))),
+      )
+    );
   }
 
   /** How much of the question `text` holds (0 when nothing). */
