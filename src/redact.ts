@@ -6,7 +6,7 @@
  */
 
 /** Secret shapes, most specific first; each match is replaced by `[REDACTED]`. */
-const SECRET_PATTERNS: RegExp[] = [
+const SECRET_PATTERNS: (RegExp | SecretShape)[] = [
   // PEM private keys (RSA, EC, OpenSSH, PKCS#8), whole blocks.
   /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
   // GitHub: fine-grained PATs, classic PATs and the OAuth/app/refresh token families.
@@ -19,15 +19,32 @@ const SECRET_PATTERNS: RegExp[] = [
   /(?<![A-Za-z0-9_-])sk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g,
   // AWS access key ids, and secret keys written as an assignment.
   /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
-  /(?<=aws_secret_access_key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}/gi,
+  {
+    pattern: /(?<=aws_secret_access_key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}/gi,
+    requires: /aws_secret_access_key/i,
+  },
   // Slack tokens, Google API keys, Stripe live keys.
   /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
   /\bAIza[0-9A-Za-z_-]{35}\b/g,
   /\b[rs]k_live_[A-Za-z0-9]{20,}/g,
   // Credentials in an Authorization header quoted back in an error message; with a digit, so that
   // placeholders in the docs (`Bearer YOUR_API_KEY`) stay.
-  /(?<=\b(?:Bearer|token)\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}/gi,
+  {
+    pattern: /(?<=\b(?:Bearer|token)\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}/gi,
+    requires: /bearer|token/i,
+  },
 ];
+
+/**
+ * A shape that opens with a lookbehind, with a word it cannot match without. Such a pattern is
+ * tried at every position of the text, where one opening with its literal is found by a quick
+ * scan, so the word is looked for first: every question and answer the assistant stores passes
+ * through here.
+ */
+interface SecretShape {
+  pattern: RegExp;
+  requires: RegExp;
+}
 
 export const REDACTED = '[REDACTED]';
 
@@ -50,7 +67,11 @@ export function redactConfiguredSecrets(values: readonly (string | undefined)[])
 
 /** Text with every secret-looking string and every configured secret replaced by `[REDACTED]`. */
 export function redactSecrets(text: string): string {
-  let result = SECRET_PATTERNS.reduce((current, pattern) => current.replace(pattern, REDACTED), text);
+  let result = text;
+  for (const shape of SECRET_PATTERNS) {
+    if (shape instanceof RegExp) result = result.replace(shape, REDACTED);
+    else if (shape.requires.test(result)) result = result.replace(shape.pattern, REDACTED);
+  }
   for (const secret of configuredSecrets) result = result.split(secret).join(REDACTED);
   return result;
 }

@@ -13,7 +13,6 @@ import {
   SearchStatements,
   type ColumnWeights,
   type RankedSection,
-  type SectionText,
   type StatementFilter,
 } from './search-statements.js';
 import { createSiteMetadata, type SiteMetadata } from './site-metadata.js';
@@ -276,15 +275,11 @@ export class DocsIndex {
     const shown = foldFamilies(capPerPage(ranked, maxPerPage, ranked.length), this.families, limit);
     const pageIds = [...new Set(shown.map((row) => row.pageId))];
     const about = this.relevance.measure(concepts, pageIds, filter.language, 'about');
-    const openings =
-      options.snippets === false ? this.statements.texts(shown.map((row) => row.id)) : undefined;
     return shown.flatMap((row) =>
-      this.toHit(
-        row,
-        lexical.has(row.id) ? match : null,
-        { relevance: relevance.get(row.pageId) ?? 0, about: about.get(row.pageId) ?? 0 },
-        openings,
-      ),
+      this.toHit(row, options.snippets !== false && lexical.has(row.id) ? match : null, {
+        relevance: relevance.get(row.pageId) ?? 0,
+        about: about.get(row.pageId) ?? 0,
+      }),
     );
   }
 
@@ -435,10 +430,9 @@ export class DocsIndex {
     row: RankedSection,
     match: string | null,
     shares: Pick<SearchHit, 'relevance' | 'about'>,
-    openings?: Map<number, SectionText>,
   ): SearchHit[] {
     const page = this.pages.get(row.pageId)!;
-    const text = openings ? openings.get(row.id) : this.statements.text(row.id, match, page.language);
+    const text = this.statements.text(row.id, match, page.language);
     if (!text) return [];
     const hit: SearchHit = {
       urlPath: page.urlPath,

@@ -134,17 +134,6 @@ export class SearchStatements {
   }
 
   /**
-   * The text of several sections at once, each with its opening as the snippet: one statement for
-   * all of an answer's hits rather than one per hit.
-   */
-  texts(ids: readonly number[]): Map<number, SectionText> {
-    const sql = `SELECT s.id AS id, ${TEXT_COLUMNS}, substr(s.body, 1, 200) AS snippet
-      FROM sections s WHERE s.id IN (SELECT value FROM json_each(@ids))`;
-    const rows = this.statement(sql).all({ ids: JSON.stringify(ids) }) as (SectionText & { id: number })[];
-    return new Map(rows.map((row) => [row.id, row]));
-  }
-
-  /**
    * Every section of `language` matching `match` (one concept of a question), with whether the
    * match is in its title, its summary, and its title, headings or summary. One query instead of
    * one per column: bm25 with a single column weighted is below zero exactly when that column
