@@ -33,6 +33,16 @@ describe('secrets in what the agent writes back', () => {
     expect(redactSecrets(`aws_secret_access_key = ${'w'.repeat(30)}/${'J'.repeat(9)}`)).toBe(
       'aws_secret_access_key = [REDACTED]',
     );
+    expect(redactSecrets(`AWS_SECRET_ACCESS_KEY: "${'w'.repeat(39)}1"`)).toBe(
+      'AWS_SECRET_ACCESS_KEY: "[REDACTED]"',
+    );
+    expect(redactSecrets('Authorization: Bearer abc123def456ghi789')).toBe(
+      'Authorization: Bearer [REDACTED]',
+    );
+    expect(redactSecrets('authorization: bearer abc123def456ghi789')).toBe(
+      'authorization: bearer [REDACTED]',
+    );
+    expect(redactSecrets('sent TOKEN abc123def456ghi789 twice')).toBe('sent TOKEN [REDACTED] twice');
   });
 
   it('leaves docs text that only looks a little like a key', () => {
