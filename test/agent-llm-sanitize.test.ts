@@ -43,6 +43,19 @@ describe('secrets in what the agent writes back', () => {
       'authorization: bearer [REDACTED]',
     );
     expect(redactSecrets('sent TOKEN abc123def456ghi789 twice')).toBe('sent TOKEN [REDACTED] twice');
+    expect(redactSecrets(`aws_secret_access_key:${' '.repeat(24)}${'w'.repeat(39)}1`)).toBe(
+      `aws_secret_access_key:${' '.repeat(24)}[REDACTED]`,
+    );
+  });
+
+  it('reads a long run of spaces after a credential word in linear time', () => {
+    // Every position of the run scanned back over all of it: 200 KB took 11 s.
+    for (const word of ['token', 'Bearer', 'aws_secret_access_key:']) {
+      const started = performance.now();
+      const text = `${word}${' '.repeat(200_000)}abc123def456ghi789`;
+      expect(redactSecrets(text)).toBe(text);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
   });
 
   it('leaves docs text that only looks a little like a key', () => {

@@ -229,6 +229,12 @@ describe('file names', () => {
       'go',
     ]);
   });
+
+  it('are each searched whole when two share a part', () => {
+    const concepts = queryConcepts('Edit AGENTS.md and README.md');
+    expect(concepts.map((concept) => concept.term)).toEqual(['edit', 'agents.md', 'readme.md']);
+    expect(concepts.at(-1)?.alternatives).toEqual(['"readme md"']);
+  });
 });
 
 describe('indefinite pronouns', () => {

@@ -111,10 +111,14 @@ export function queryConcepts(text: string, maxTerms = MAX_QUERY_TERMS): QueryCo
     const concept = { term, alternatives: withSynonyms(synonymsOfWord(term), own) };
     return addressed.has(term) ? { ...concept, placeholder: true } : concept;
   });
+  // A part two names share ("md" of AGENTS.md and README.md) is a loose word only once.
+  const named = new Set<string>();
   for (const name of fileNames(text)) {
     const parts = queryTerms(name);
     const held = concepts.filter((concept) => parts.includes(concept.term));
-    if (parts.length < 2 || held.length < parts.length) continue;
+    const found = (part: string) => named.has(part) || held.some((concept) => concept.term === part);
+    if (parts.length < 2 || held.length === 0 || !parts.every(found)) continue;
+    parts.forEach((part) => named.add(part));
     const position = concepts.indexOf(held[0]!);
     concepts = concepts.filter((concept) => !held.includes(concept));
     concepts.splice(position, 0, { term: name, alternatives: [quote(parts.join(' '))] });
