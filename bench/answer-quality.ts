@@ -1,6 +1,6 @@
 /**
  * Reader questions on two real docs sites:
- * `npx tsx bench/answer-quality.ts [--tune|--fresh|--fresh2|--fresh3] [--verbose]`.
+ * `npx tsx bench/answer-quality.ts [--tune|--fresh|--fresh2|--fresh3|--fresh4] [--verbose]`.
  *
  * For each site, the reader questions of bench/queries are asked twice: to search alone (the
  * ranked pages of `DocsIndex.search`, one section per page) and to the offline assistant (the
@@ -10,9 +10,9 @@
  * an expected page and hold text that the first answer did not show (the second question is asked
  * as the assistant asks it in a thread: with the pages the first answer cited). Held-out halves are the
  * figures to report; `--tune` prints the tuning halves instead, `--fresh` the first fresh sets
- * (bench/queries/*-fresh.json) and `--fresh2` the second fresh sets (bench/queries/*-fresh2.json),
- * both tuned on since their baselines were taken, and `--fresh3` the third fresh sets
- * (bench/queries/*-fresh3.json, never tuned on; `--verbose` is ignored there so that nobody tunes
+ * (bench/queries/*-fresh.json), `--fresh2` and `--fresh3` the second and third (all three tuned on
+ * since their baselines were taken), and `--fresh4` the fourth fresh sets
+ * (bench/queries/*-fresh4.json, never tuned on; `--verbose` is ignored there so that nobody tunes
  * on them by reading their misses).
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
@@ -36,11 +36,11 @@ const PAGE_SIZE = 5;
 const answerer = new ExtractiveAnswerer();
 
 async function ask(index: DocsIndex, conversation: ConversationTurn[], citedPaths?: string[]) {
-  const { query, passages } = retrieve(index, { conversation, retrievalPageSize: PAGE_SIZE, citedPaths });
-  const answer = answerer.answer({ conversation, query, passages, signal: new AbortController().signal });
+  const retrieval = retrieve(index, { conversation, retrievalPageSize: PAGE_SIZE, citedPaths });
+  const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
   let text = '';
   for await (const delta of answer.text) text += delta;
-  return { passages, sources: answer.sources, text };
+  return { passages: retrieval.passages, sources: answer.sources, text };
 }
 
 const pathOf = (url: string) => url.replace(/#.*$/, '');
@@ -49,19 +49,22 @@ const row = (name: string, scores: RankScores) =>
   `| ${name} | ${scores.queries} | ${percent(scores.hit1)} | ${percent(scores.hit5)} | ${scores.mrr.toFixed(3)} |`;
 
 async function main(): Promise<void> {
-  const which: Half = process.argv.includes('--fresh3')
-    ? 'fresh3'
-    : process.argv.includes('--fresh2')
-      ? 'fresh2'
-      : process.argv.includes('--fresh')
-        ? 'fresh'
-        : process.argv.includes('--tune')
-          ? 'tune'
-          : 'held-out';
-  // The third fresh sets are measured, never studied: per-question lines would make them tuning data.
-  const verbose = process.argv.includes('--verbose') && which !== 'fresh3';
+  const which: Half = process.argv.includes('--fresh4')
+    ? 'fresh4'
+    : process.argv.includes('--fresh3')
+      ? 'fresh3'
+      : process.argv.includes('--fresh2')
+        ? 'fresh2'
+        : process.argv.includes('--fresh')
+          ? 'fresh'
+          : process.argv.includes('--tune')
+            ? 'tune'
+            : 'held-out';
+  // The newest fresh sets are measured, never studied: per-question lines would make them tuning data.
+  const verbose = process.argv.includes('--verbose') && which !== 'fresh4';
   const titles: Record<Half, string> = {
-    fresh3: 'third fresh sets (never tuned on)',
+    fresh4: 'fourth fresh sets (never tuned on)',
+    fresh3: 'third fresh sets (tuning data since their baseline)',
     fresh2: 'second fresh sets (tuning data since their baseline)',
     fresh: 'first fresh sets (tuning data since their baseline)',
     tune: 'tune half',
@@ -124,9 +127,8 @@ async function main(): Promise<void> {
         conversation.expected.includes(pathOf(source.url)),
       );
       const adds = second.text.toLowerCase().includes(conversation.answerContains.toLowerCase());
-      followUpLines.push(
-        `| ${site} | ${conversation.turns.join(' → ')} | ${citesExpected ? 'yes' : 'no'} | ${adds ? 'yes' : 'no'} |`,
-      );
+      const named = which === 'fresh4' ? '(not shown)' : conversation.turns.join(' → ');
+      followUpLines.push(`| ${site} | ${named} | ${citesExpected ? 'yes' : 'no'} | ${adds ? 'yes' : 'no'} |`);
       if (verbose) console.log(`  follow-up answer: ${second.text.slice(0, 300).replace(/\n/g, ' ')}`);
     }
     index.close();
