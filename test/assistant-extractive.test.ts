@@ -60,8 +60,9 @@ const index = DocsIndex.build(files);
 const answerer = new ExtractiveAnswerer();
 
 async function ask(conversation: ConversationTurn[], retrievalPageSize = 5) {
-  const { query, passages } = retrieve(index, { conversation, retrievalPageSize });
-  const answer = answerer.answer({ conversation, query, passages, signal: new AbortController().signal });
+  const retrieval = retrieve(index, { conversation, retrievalPageSize });
+  const { passages } = retrieval;
+  const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
   let text = '';
   for await (const delta of answer.text) text += delta;
   return { text, sources: answer.sources, passages };
@@ -120,6 +121,7 @@ describe('extractive answers', () => {
       conversation,
       query: conversation[0]!.text,
       passages,
+      holdsPhrase: () => true,
       signal: new AbortController().signal,
     });
     expect(answer.sources.map((source) => source.url)).toEqual(['/agent-config', '/overview', '/secrets']);
@@ -133,6 +135,7 @@ describe('extractive answers', () => {
         conversation: [user('how do I record a podcast on my mac')],
         query: 'how do I record a podcast on my mac',
         passages: [hit('/reference', 0.6, 'Record the podcast on a Mac with the CLI.', about)],
+        holdsPhrase: () => true,
         signal: new AbortController().signal,
       }).sources;
     expect(ask(0)).toEqual([]);
@@ -146,6 +149,7 @@ describe('extractive answers', () => {
         conversation: [user('What is the capital of France?')],
         query: 'What is the capital of France?',
         passages: [hit('/scenarios', 1, 'Ask the bot: What is the capital of France?', about)],
+        holdsPhrase: () => true,
         signal: new AbortController().signal,
       }).sources;
     expect(ask(0)).toEqual([]);
@@ -155,9 +159,37 @@ describe('extractive answers', () => {
       conversation: [user('How do I install it?')],
       query: 'How do I install it?',
       passages: [hit('/github-app', 1, 'Install the app on your repositories.', 0)],
+      holdsPhrase: () => true,
       signal: new AbortController().signal,
     });
     expect(oneWord.sources).toHaveLength(1);
+  });
+
+  it('answers a doubtful question only when a retrieved page holds two of its neighbouring words side by side', () => {
+    // Every word of "reverse a linked list in Java" is on some docs page, each on its own; a
+    // reader's question uses the docs' own phrases ("custom domain").
+    const ask = (relevance: number, holds: boolean) => {
+      let asked = 0;
+      const answer = answerer.answer({
+        conversation: [user('how do I reverse a linked list in Java')],
+        query: 'how do I reverse a linked list in Java',
+        passages: [hit('/deploy/reverse-proxy', relevance, 'Put a reverse proxy in front of the docs.')],
+        holdsPhrase: () => {
+          asked += 1;
+          return holds;
+        },
+        signal: new AbortController().signal,
+      });
+      return { cited: answer.sources.length, asked };
+    };
+    // The passage's confidence is its relevance here (its `about` share is the same).
+    expect(ask(0.385, false)).toEqual({ cited: 0, asked: 1 });
+    expect(ask(0.385, true)).toEqual({ cited: 1, asked: 1 });
+    expect(ask(0.595, false)).toEqual({ cited: 0, asked: 1 });
+    // A confident answer needs no phrase, and the index is not asked for one.
+    expect(ask(0.605, false)).toEqual({ cited: 1, asked: 0 });
+    // Below the lower bar a phrase does not save it.
+    expect(ask(0.375, true).cited).toBe(0);
   });
 
   it('declines a question that shares only common words with the docs', async () => {
@@ -208,12 +240,12 @@ describe('extractive answers', () => {
       },
     });
     const conversation = [user('custom domain DNS propagation hours')];
-    const { query, passages } = retrieve(index, { conversation, retrievalPageSize: 3 });
+    const retrieval = retrieve(index, { conversation, retrievalPageSize: 3 });
+    const { passages } = retrieval;
     expect(passages.filter((passage) => passage.urlPath === '/guides/custom-domain')).toHaveLength(2);
     const answer = new ModelAnswerer(model, 'mock').answer({
       conversation,
-      query,
-      passages,
+      ...retrieval,
       signal: new AbortController().signal,
     });
     let text = '';

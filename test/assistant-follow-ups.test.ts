@@ -37,8 +37,8 @@ const index = DocsIndex.build(files);
 const answerer = new ExtractiveAnswerer();
 
 async function ask(conversation: ConversationTurn[], citedPaths?: string[]) {
-  const { query, passages } = retrieve(index, { conversation, retrievalPageSize: 5, citedPaths });
-  const answer = answerer.answer({ conversation, query, passages, signal: new AbortController().signal });
+  const retrieval = retrieve(index, { conversation, retrievalPageSize: 5, citedPaths });
+  const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
   let text = '';
   for await (const delta of answer.text) text += delta;
   return { text, sources: answer.sources.map((source) => source.url.replace(/#.*$/, '')) };
@@ -90,13 +90,13 @@ describe('follow-ups that add information', () => {
       },
       { role: 'user', text: 'how long does it take?' },
     ];
-    const { query, passages } = retrieve(domain, {
+    const retrieval = retrieve(domain, {
       conversation,
       retrievalPageSize: 5,
       citedPaths: ['/guides/custom-domain'],
     });
-    expect(passages.map((passage) => passage.url)).toContain('/guides/custom-domain#timing');
-    const answer = answerer.answer({ conversation, query, passages, signal: new AbortController().signal });
+    expect(retrieval.passages.map((passage) => passage.url)).toContain('/guides/custom-domain#timing');
+    const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
     let text = '';
     for await (const delta of answer.text) text += delta;
     expect(text).toContain('48 hours');
@@ -120,8 +120,8 @@ describe('follow-ups that add information', () => {
       })),
     ]);
     const answerFrom = async (conversation: ConversationTurn[], citedPaths?: string[]) => {
-      const { query, passages } = retrieve(cli, { conversation, retrievalPageSize: 5, citedPaths });
-      const answer = answerer.answer({ conversation, query, passages, signal: new AbortController().signal });
+      const retrieval = retrieve(cli, { conversation, retrievalPageSize: 5, citedPaths });
+      const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
       let text = '';
       for await (const delta of answer.text) text += delta;
       return text;

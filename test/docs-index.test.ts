@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DocsIndex } from '../src/docs/docs-index.js';
-import { matchExpression, queryTerms } from '../src/docs/fts-query.js';
+import { matchExpression, neighbourExpressions, queryTerms } from '../src/docs/fts-query.js';
 
 const navigation = {
   navigation: {
@@ -186,6 +186,19 @@ describe('DocsIndex', () => {
     expect(index.search('title:install')[0]?.urlPath).toBe('/guides/install');
   });
 
+  it('tells whether given pages hold two neighbouring words of a question side by side', () => {
+    // "install the CLI" is a phrase of the install page; "region" and "fonts" are each on a page,
+    // never together; "cname record" is on the domains page only.
+    expect(index.holdsPhrase('how do I install the CLI?', ['/guides/install'])).toBe(true);
+    expect(index.holdsPhrase('the CLI install fails', ['/guides/install'])).toBe(true);
+    expect(index.holdsPhrase('region fonts', ['/guides/deploy', '/guides/themes'])).toBe(false);
+    expect(index.holdsPhrase('add a CNAME record', ['/guides/install'])).toBe(false);
+    expect(index.holdsPhrase('add a CNAME record', ['/guides/install', '/guides/domains'])).toBe(true);
+    // One word is no pair: nothing to judge by.
+    expect(index.holdsPhrase('install', [])).toBe(true);
+    expect(index.holdsPhrase('NEAR("install" "cli") AND', ['/guides/install'])).toBe(true);
+  });
+
   it('throws after close', () => {
     const other = DocsIndex.build(files.slice(0, 2), { docsRoot: 'docs' });
     other.close();
@@ -205,6 +218,15 @@ describe('query terms', () => {
     ]);
     expect(matchExpression(['near', 'or'])).toBe('"near" OR "or"');
     expect(matchExpression(queryTerms('what is it?'))).toBeNull();
+  });
+
+  it('pairs neighbouring words, skipping stop words and numbers', () => {
+    expect(neighbourExpressions('how do I reverse a linked list in Java 21?')).toEqual([
+      'NEAR("reverse" "linked", 1)',
+      'NEAR("linked" "list", 1)',
+      'NEAR("list" "java", 1)',
+    ]);
+    expect(neighbourExpressions('install')).toEqual([]);
   });
 
   it('caps long queries', () => {

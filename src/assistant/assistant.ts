@@ -76,8 +76,8 @@ export class Assistant {
       citedPaths,
     };
     const queryVector = index.hasVectors ? await this.embedQuery(retrievalQuery(input), signal) : undefined;
-    const { query, passages } = retrieve(index, input, queryVector);
-    const answer = this.options.answererFor(project).answer({ conversation, query, passages, signal });
+    const retrieval = retrieve(index, input, queryVector);
+    const answer = this.options.answererFor(project).answer({ conversation, ...retrieval, signal });
     // The thread and the question are stored before the answer streams: the id the client gets in
     // the first chunk must continue the conversation even when this answer fails or is stopped.
     const asked = [{ role: 'user' as const, content: question }];

@@ -27,6 +27,11 @@ export interface Retrieval {
   query: string;
   /** Up to two sections of each of up to `retrievalPageSize` pages, best first. */
   passages: SearchHit[];
+  /**
+   * Whether a retrieved page holds two neighbouring words of the query side by side (see
+   * `DocsIndex.holdsPhrase`); asked only when an answer is in doubt, and worked out once.
+   */
+  holdsPhrase: () => boolean;
 }
 
 /**
@@ -55,7 +60,9 @@ export function retrieve(
   const pages = [...new Set(sections.map((hit) => hit.urlPath))].slice(0, input.retrievalPageSize);
   const passages = sections.filter((hit) => pages.includes(hit.urlPath));
   if (followUp) addFollowUpSections(index, passages, last, input);
-  return { query, passages };
+  let holds: boolean | undefined;
+  const holdsPhrase = () => (holds ??= index.holdsPhrase(query, pages, passages[0]?.language));
+  return { query, passages, holdsPhrase };
 }
 
 /**

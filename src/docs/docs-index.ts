@@ -1,7 +1,13 @@
 import type Database from 'better-sqlite3';
 import ignoreModule from 'ignore';
 import { PageNeighbourhoods } from './current-path-boost.js';
-import { matchExpression, queryConcepts, queryTerms, type QueryConcept } from './fts-query.js';
+import {
+  matchExpression,
+  neighbourExpressions,
+  queryConcepts,
+  queryTerms,
+  type QueryConcept,
+} from './fts-query.js';
 import { insertPages, openIndexDatabase, type IndexedPage } from './index-database.js';
 import { nearDuplicateFamilies } from './near-duplicates.js';
 import { capPerPage, foldFamilies } from './page-diversity.js';
@@ -307,6 +313,20 @@ export class DocsIndex {
         (1 + NAME_RANK_WEIGHT * this.names.coverage(row.pageId, asked));
     candidates.sort((left, right) => right.score - left.score);
     return relevance;
+  }
+
+  /**
+   * Whether one of the pages at `urlPaths` holds two neighbouring words of `query` side by side
+   * (see `neighbourExpressions`). A question about the docs is made of their phrases ("custom
+   * domain", "knowledge base"); an off-topic question that shares words with them ("reverse a
+   * linked list", "record my screen on a Mac") finds each word somewhere, rarely two side by side.
+   * A question of one word has no pair to judge by and holds its phrase.
+   */
+  holdsPhrase(query: string, urlPaths: readonly string[], language = this.site.defaultLanguage): boolean {
+    const expressions = neighbourExpressions(query);
+    if (expressions.length === 0) return true;
+    const pageIds = new Set(this.pageIds(urlPaths));
+    return expressions.some((expression) => this.statements.matchesIn(expression, language, pageIds));
   }
 
   /** Every section's id and text (page title, headings, body), to embed them. */

@@ -151,6 +151,25 @@ export function matchExpression(concepts: readonly (QueryConcept | string)[]): s
   return alternatives.size === 0 ? null : [...alternatives].join(' OR ');
 }
 
+/**
+ * Words that may stand between two neighbouring words of a question in the docs' text: one lets
+ * "table contents" find "table of contents".
+ */
+const PHRASE_DISTANCE = 1;
+
+/**
+ * One FTS5 expression per pair of neighbouring words of `text` (stop words skipped, numbers
+ * left out), finding the two side by side or one word apart, in either order: "reverse a linked
+ * list" gives `NEAR("reverse" "linked", 1)` and `NEAR("linked" "list", 1)`.
+ */
+export function neighbourExpressions(text: string): string[] {
+  const terms = queryTerms(text).filter((term) => !/^\d+$/.test(term));
+  const expressions: string[] = [];
+  for (let index = 0; index + 1 < terms.length; index += 1)
+    expressions.push(`NEAR(${quote(terms[index]!)} ${quote(terms[index + 1]!)}, ${PHRASE_DISTANCE})`);
+  return expressions;
+}
+
 /** The MATCH expression that finds one concept. */
 export function conceptExpression(concept: QueryConcept): string {
   return concept.alternatives.join(' OR ');

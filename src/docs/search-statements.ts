@@ -150,6 +150,17 @@ export class SearchStatements {
     return this.statement(sql).all({ match }) as MatchingSection[];
   }
 
+  /** Whether a section of one of `pageIds` (pages of `language`) matches `match`. */
+  matchesIn(match: string, language: string, pageIds: ReadonlySet<number>): boolean {
+    const table = this.tables.byLanguage.get(language);
+    if (table === undefined || pageIds.size === 0) return false;
+    const pages = this.sectionPages();
+    const sql = `SELECT rowid FROM ${table} WHERE ${table} MATCH @match`;
+    for (const [id] of this.statement(sql).raw().iterate({ match }) as Iterable<[number]>)
+      if (pageIds.has(pages[id] ?? 0)) return true;
+    return false;
+  }
+
   /** The page of every section, indexed by section id (read once: an index never changes). */
   sectionPages(): Int32Array {
     if (this.pages) return this.pages;

@@ -15,6 +15,8 @@ export interface AnswerInput {
   query: string;
   /** Retrieved sections, best first. */
   passages: SearchHit[];
+  /** Whether a retrieved page holds two neighbouring words of the query side by side. */
+  holdsPhrase: () => boolean;
   signal: AbortSignal;
 }
 
