@@ -147,6 +147,17 @@ describe('assistant endpoints', () => {
     expect(await thread.json()).toEqual({ error: 'Thread thread_doesnotexist not found', code: 'not_found' });
   });
 
+  it('answers "What is Acme Cloud?" asked in a thread whose answer cited other pages', async () => {
+    const first = await post(V2, ask('add a custom domain', { retrievalPageSize: 1 }));
+    const threadId = first.headers.get('x-thread-id')!;
+    expect(chunks(await first.text()).some((chunk) => chunk.type === 'source-url')).toBe(true);
+    const second = await post(V2, ask('What is Acme Cloud?', { threadId, retrievalPageSize: 1 }));
+    expect(second.status).toBe(200);
+    const parts = chunks(await second.text());
+    expect(parts.filter((chunk) => chunk.type === 'error')).toEqual([]);
+    expect(parts.at(-1)).toEqual({ type: 'finish', messageMetadata: { threadId } });
+  });
+
   it('a thread of another domain is not found', async () => {
     const response = await post(V2, ask('custom domains'));
     const threadId = response.headers.get('x-thread-id')!;

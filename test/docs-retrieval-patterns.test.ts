@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { retrieve } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
 
 const page = (title: string, body: string, extra = '') => `---\ntitle: ${title}\n${extra}---\n\n${body}\n`;
@@ -113,6 +114,30 @@ describe('retrieval on reader wording', () => {
 
   it('answers a question that is only the product name with the landing page', () => {
     expect(paths('What is Acme?')[0]).toBe('/');
+  });
+
+  it('keeps the landing page out of a search it is not part of', () => {
+    expect(paths('What is Acme?', { withinPaths: ['/quickstart'] })).toEqual(['/quickstart']);
+    expect(paths('What is Acme?', { filter: { language: 'zh' } })).not.toContain('/');
+  });
+
+  it('answers "What is Acme?" in a thread whose last answer cited other pages', () => {
+    // The cited pages are searched again for the new question's own words: the landing page,
+    // which is not one of them, must not come back from that search.
+    const conversation = [
+      { role: 'user' as const, text: 'can the user cut off the agent?' },
+      {
+        role: 'assistant' as const,
+        text: 'When the user speaks over the agent, the agent stops talking. [1]',
+      },
+      { role: 'user' as const, text: 'What is Acme?' },
+    ];
+    const retrieval = retrieve(index, {
+      conversation,
+      retrievalPageSize: 1,
+      citedPaths: ['/guides/interruptions'],
+    });
+    expect(retrieval.passages.map((passage) => passage.urlPath)).toEqual(['/guides/interruptions']);
   });
 
   it('shows one section per page and folds near-duplicate pages', () => {

@@ -265,7 +265,7 @@ export class DocsIndex {
     if (boosts.size > 0)
       extra(this.statements.rank(match, { ...filter, pageIds: [...boosts.keys()] }, limit));
     for (const row of rows) row.score *= (boosts.get(row.pageId) ?? 1) * this.pageFactor(row.pageId);
-    const landing = this.landingPageFor(concepts, filter.language);
+    const landing = this.landingPageFor(concepts, filter);
     if (landing !== undefined) this.putFirst(landing, rows, seen);
     rows.sort((left, right) => right.score - left.score);
     const candidates = capPerPage(rows, maxPerPage, limit * 4);
@@ -420,15 +420,16 @@ export class DocsIndex {
     for (const row of rows) if (row.pageId === pageId) row.score = top * 2 + 1;
   }
 
-  /** The landing page of `language` when every word of the question is the product's name. */
-  private landingPageFor(
-    concepts: readonly QueryConcept[],
-    language: string | undefined,
-  ): number | undefined {
+  /** The landing page of the filter's language when every word of the question is the product's name. */
+  private landingPageFor(concepts: readonly QueryConcept[], filter: StatementFilter): number | undefined {
     if (this.siteNameTerms.size === 0 || !concepts.every((concept) => this.siteNameTerms.has(concept.term)))
       return undefined;
-    const path = this.site.landingPage(language ?? this.site.defaultLanguage);
-    return path === undefined ? this.neighbourhoods.pageId('/') : this.neighbourhoods.pageId(path);
+    const path = this.site.landingPage(filter.language);
+    const id = path === undefined ? this.neighbourhoods.pageId('/') : this.neighbourhoods.pageId(path);
+    // The front page answers only where the search may go: a filter or a search within some
+    // pages that leaves it out keeps it out.
+    if (id === undefined || !this.allows(id, filter)) return undefined;
+    return filter.pageIds === undefined || filter.pageIds.includes(id) ? id : undefined;
   }
 
   private pageFactor(pageId: number): number {
