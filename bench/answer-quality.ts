@@ -1,6 +1,6 @@
 /**
  * Reader questions on two real docs sites:
- * `npx tsx bench/answer-quality.ts [--tune|--fresh|--fresh2|--fresh3|--fresh4] [--verbose]`.
+ * `npx tsx bench/answer-quality.ts [--tune|--fresh|--fresh2|--fresh3|--fresh4|--fresh5] [--verbose]`.
  *
  * For each site, the reader questions of bench/queries are asked twice: to search alone (the
  * ranked pages of `DocsIndex.search`, one section per page) and to the offline assistant (the
@@ -10,9 +10,9 @@
  * an expected page and hold text that the first answer did not show (the second question is asked
  * as the assistant asks it in a thread: with the pages the first answer cited). Held-out halves are the
  * figures to report; `--tune` prints the tuning halves instead, `--fresh` the first fresh sets
- * (bench/queries/*-fresh.json), `--fresh2` and `--fresh3` the second and third (all three tuned on
- * since their baselines were taken), and `--fresh4` the fourth fresh sets
- * (bench/queries/*-fresh4.json, never tuned on; `--verbose` is ignored there so that nobody tunes
+ * (bench/queries/*-fresh.json), `--fresh2`, `--fresh3` and `--fresh4` the second to fourth (all
+ * four tuned on since their baselines were taken), and `--fresh5` the fifth fresh sets
+ * (bench/queries/*-fresh5.json, never tuned on; `--verbose` is ignored there so that nobody tunes
  * on them by reading their misses).
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
@@ -49,21 +49,24 @@ const row = (name: string, scores: RankScores) =>
   `| ${name} | ${scores.queries} | ${percent(scores.hit1)} | ${percent(scores.hit5)} | ${scores.mrr.toFixed(3)} |`;
 
 async function main(): Promise<void> {
-  const which: Half = process.argv.includes('--fresh4')
-    ? 'fresh4'
-    : process.argv.includes('--fresh3')
-      ? 'fresh3'
-      : process.argv.includes('--fresh2')
-        ? 'fresh2'
-        : process.argv.includes('--fresh')
-          ? 'fresh'
-          : process.argv.includes('--tune')
-            ? 'tune'
-            : 'held-out';
+  const which: Half = process.argv.includes('--fresh5')
+    ? 'fresh5'
+    : process.argv.includes('--fresh4')
+      ? 'fresh4'
+      : process.argv.includes('--fresh3')
+        ? 'fresh3'
+        : process.argv.includes('--fresh2')
+          ? 'fresh2'
+          : process.argv.includes('--fresh')
+            ? 'fresh'
+            : process.argv.includes('--tune')
+              ? 'tune'
+              : 'held-out';
   // The newest fresh sets are measured, never studied: per-question lines would make them tuning data.
-  const verbose = process.argv.includes('--verbose') && which !== 'fresh4';
+  const verbose = process.argv.includes('--verbose') && which !== 'fresh5';
   const titles: Record<Half, string> = {
-    fresh4: 'fourth fresh sets (never tuned on)',
+    fresh5: 'fifth fresh sets (never tuned on)',
+    fresh4: 'fourth fresh sets (tuning data since their baseline)',
     fresh3: 'third fresh sets (tuning data since their baseline)',
     fresh2: 'second fresh sets (tuning data since their baseline)',
     fresh: 'first fresh sets (tuning data since their baseline)',
@@ -127,7 +130,7 @@ async function main(): Promise<void> {
         conversation.expected.includes(pathOf(source.url)),
       );
       const adds = second.text.toLowerCase().includes(conversation.answerContains.toLowerCase());
-      const named = which === 'fresh4' ? '(not shown)' : conversation.turns.join(' → ');
+      const named = which === 'fresh5' ? '(not shown)' : conversation.turns.join(' → ');
       followUpLines.push(`| ${site} | ${named} | ${citesExpected ? 'yes' : 'no'} | ${adds ? 'yes' : 'no'} |`);
       if (verbose) console.log(`  follow-up answer: ${second.text.slice(0, 300).replace(/\n/g, ' ')}`);
     }

@@ -26,12 +26,11 @@ export const SITES: SiteName[] = ['mintlify', 'pipecat'];
 /**
  * Position parity decides the half of the first sets: even positions were tuned on, odd ones are
  * held out. The fresh sets (files ending in `-fresh.json`, `-fresh2.json`, `-fresh3.json`, then
- * `-fresh4.json`) were written later and are read whole. Each fresh set became tuning data once its
- * baseline was taken; the newest (`fresh4`) is never tuned on.
+ * `-fresh4.json`, `-fresh5.json`) were written later and are read whole. Each fresh set became
+ * tuning data once its baseline was taken; the newest (`fresh5`) is never tuned on.
  */
-export type Half = 'tune' | 'held-out' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4';
-const isFresh = (which?: Half) =>
-  which === 'fresh' || which === 'fresh2' || which === 'fresh3' || which === 'fresh4';
+export type Half = 'tune' | 'held-out' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5';
+const isFresh = (which?: Half) => which !== undefined && which.startsWith('fresh');
 export const half = <T>(items: T[], which: Half): T[] =>
   isFresh(which) ? items : items.filter((_, position) => (position % 2 === 0) === (which === 'tune'));
 
