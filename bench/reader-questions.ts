@@ -49,6 +49,12 @@ export const offTopicTuningQuestions = (): string[] =>
   read<{ questions: string[] }>('off-topic-questions-tuning.json').questions;
 export const followUps = (which?: Half): FollowUpConversation[] =>
   read<{ conversations: FollowUpConversation[] }>(`follow-ups${suffix(which)}.json`).conversations;
+/**
+ * Follow-up conversations written on their own, without reader questions beside them:
+ * `tuning2` (tuned on) and `fresh6` (never tuned on).
+ */
+export const moreFollowUps = (set: 'tuning2' | 'fresh6'): FollowUpConversation[] =>
+  read<{ conversations: FollowUpConversation[] }>(`follow-ups-${set}.json`).conversations;
 
 /** A site's docs folder, or null (with a message) when the shared corpora are absent. */
 export function loadSite(site: SiteName): DocsFolder | null {
