@@ -29,6 +29,7 @@ const benchmarks: Record<string, () => Promise<string>> = {
   'retrieval-speed': script('bench/retrieval-speed.ts', 'Retrieval speed and index build'),
   'mdx-parse': script('bench/mdx-parse.ts', 'MDX parse speed of the blocking docs check'),
   'answer-quality': script('bench/answer-quality.ts', 'Answers on reader questions (two docs sites)'),
+  'thread-questions': script('bench/thread-questions.ts', 'Questions asked in a thread (two docs sites)'),
   'section-embeddings': script('bench/section-embeddings.ts', 'Stored section embeddings'),
   'memory-load': runMemoryLoadBenchmark,
   'issue-table': runIssueTable,

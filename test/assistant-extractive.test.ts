@@ -122,6 +122,7 @@ describe('extractive answers', () => {
       query: conversation[0]!.text,
       passages,
       holdsPhrase: () => true,
+      followUp: false,
       signal: new AbortController().signal,
     });
     expect(answer.sources.map((source) => source.url)).toEqual(['/agent-config', '/overview', '/secrets']);
@@ -136,6 +137,7 @@ describe('extractive answers', () => {
         query: 'how do I record a podcast on my mac',
         passages: [hit('/reference', 0.6, 'Record the podcast on a Mac with the CLI.', about)],
         holdsPhrase: () => true,
+        followUp: false,
         signal: new AbortController().signal,
       }).sources;
     expect(ask(0)).toEqual([]);
@@ -150,6 +152,7 @@ describe('extractive answers', () => {
         query: 'What is the capital of France?',
         passages: [hit('/scenarios', 1, 'Ask the bot: What is the capital of France?', about)],
         holdsPhrase: () => true,
+        followUp: false,
         signal: new AbortController().signal,
       }).sources;
     expect(ask(0)).toEqual([]);
@@ -160,6 +163,7 @@ describe('extractive answers', () => {
       query: 'How do I install it?',
       passages: [hit('/github-app', 1, 'Install the app on your repositories.', 0)],
       holdsPhrase: () => true,
+      followUp: false,
       signal: new AbortController().signal,
     });
     expect(oneWord.sources).toHaveLength(1);
@@ -178,6 +182,7 @@ describe('extractive answers', () => {
           asked += 1;
           return holds;
         },
+        followUp: false,
         signal: new AbortController().signal,
       });
       return { cited: answer.sources.length, asked };
@@ -190,6 +195,51 @@ describe('extractive answers', () => {
     expect(ask(0.605, false)).toEqual({ cited: 1, asked: 0 });
     // Below the lower bar a phrase does not save it.
     expect(ask(0.375, true).cited).toBe(0);
+  });
+
+  it('quotes the short sentence that follows a chosen one in its paragraph', async () => {
+    const answerText = async (body: string) => {
+      const answer = answerer.answer({
+        conversation: [user('how do I rotate the SCIM token')],
+        query: 'how do I rotate the SCIM token',
+        passages: [hit('/dashboard/scim', 0.9, body)],
+        holdsPhrase: () => true,
+        followUp: false,
+        signal: new AbortController().signal,
+      });
+      let text = '';
+      for await (const delta of answer.text) text += delta;
+      return text;
+    };
+    const warning = 'Provisioning stops working until you update your identity provider.';
+    expect(await answerText(`Rotate the SCIM token in the dashboard. ${warning}`)).toContain(warning);
+    // Not from the next paragraph, and not a long sentence.
+    expect(await answerText(`Rotate the SCIM token in the dashboard.\n\n${warning}`)).not.toContain(warning);
+    const long = `Provisioning stops working until ${'you update the provider, '.repeat(10)}then it resumes.`;
+    expect(await answerText(`Rotate the SCIM token in the dashboard. ${long}`)).not.toContain(long);
+  });
+
+  it('judges a question of its own in a thread as a first question, a follow-up by its thread', () => {
+    // "how long should I proof sourdough" after a docs answer shares "long" with the docs: asked
+    // alone it is declined, and the thread before it must not lower the bar.
+    const conversation = [
+      user('How do I add a custom domain?'),
+      { role: 'assistant' as const, text: 'Add the domain in the domain settings. [1]' },
+      user('how long should I proof sourdough'),
+    ];
+    const ask = (followUp: boolean) =>
+      answerer.answer({
+        conversation,
+        query: 'how long should I proof sourdough',
+        passages: [hit('/guides/custom-domain', 0.35, 'DNS changes take a long time to reach resolvers.', 0)],
+        holdsPhrase: () => false,
+        followUp,
+        signal: new AbortController().signal,
+      }).sources;
+    expect(ask(false)).toEqual([]);
+    // A follow-up ("how long does it take?") leans on the answer before it: its few words are
+    // judged by the page's share of them alone.
+    expect(ask(true).map((source) => source.url)).toEqual(['/guides/custom-domain']);
   });
 
   it('declines a question that shares only common words with the docs', async () => {

@@ -147,4 +147,29 @@ describe('follow-ups that add information', () => {
     expect(other.text).toContain('mint update');
     expect(other.text).not.toContain('v20.17.0');
   });
+
+  it('reads a full question in a thread as a question of its own, a short one as a follow-up', () => {
+    const thread = (text: string) =>
+      retrieve(index, {
+        conversation: [
+          { role: 'user', text: 'What are interruptions?' },
+          {
+            role: 'assistant',
+            text: 'When the user speaks over the bot, the interruption stops the bot. [1]',
+          },
+          { role: 'user', text },
+        ],
+        retrievalPageSize: 5,
+        citedPaths: ['/guides/interruptions'],
+      });
+    // "them" points back: searched with the question before it, judged as part of the thread.
+    const turnOff = thread('can I turn them off?');
+    expect(turnOff.followUp).toBe(true);
+    expect(turnOff.query).toContain('What are interruptions?');
+    // A question that says what it is about is searched alone, and judged as a first question.
+    const billing = thread('Where do I change the billing settings for my account?');
+    expect(billing.followUp).toBe(false);
+    expect(billing.query).toBe('Where do I change the billing settings for my account?');
+    expect(billing.passages[0]?.urlPath).toBe('/settings/page-0');
+  });
 });

@@ -121,9 +121,9 @@ describe('retrieval on reader wording', () => {
     expect(paths('What is Acme?', { filter: { language: 'zh' } })).not.toContain('/');
   });
 
-  it('answers "What is Acme?" in a thread whose last answer cited other pages', () => {
-    // The cited pages are searched again for the new question's own words: the landing page,
-    // which is not one of them, must not come back from that search.
+  it('answers "What is Acme?" in a thread whose last answer cited other pages with the landing page', () => {
+    // A question that is only the product's name is on every page, the cited ones too: it is a
+    // question of its own, never a follow-up of the thread.
     const conversation = [
       { role: 'user' as const, text: 'can the user cut off the agent?' },
       {
@@ -137,7 +137,8 @@ describe('retrieval on reader wording', () => {
       retrievalPageSize: 1,
       citedPaths: ['/guides/interruptions'],
     });
-    expect(retrieval.passages.map((passage) => passage.urlPath)).toEqual(['/guides/interruptions']);
+    expect(retrieval.followUp).toBe(false);
+    expect(retrieval.passages.map((passage) => passage.urlPath)).toEqual(['/']);
   });
 
   it('shows one section per page and folds near-duplicate pages', () => {

@@ -61,6 +61,8 @@ describe('isFollowUp', () => {
     ['how do I configure it?', true],
     ['what about tabs?', true],
     ['and for GitLab?', true],
+    ['can the bot call people too?', true],
+    ['does the cache still work when the user interrupts?', true],
     ['How do I add a custom domain to my docs site?', false],
     ['Which OpenAPI versions does the API playground support?', false],
   ])('%j -> %s', (message, expected) => {

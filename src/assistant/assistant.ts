@@ -75,7 +75,9 @@ export class Assistant {
       currentPath: request.currentPath,
       citedPaths,
     };
-    const queryVector = index.hasVectors ? await this.embedQuery(retrievalQuery(input), signal) : undefined;
+    const queryVector = index.hasVectors
+      ? await this.embedQuery(retrievalQuery(index, input), signal)
+      : undefined;
     const retrieval = retrieve(index, input, queryVector);
     const answer = this.options.answererFor(project).answer({ conversation, ...retrieval, signal });
     // The thread and the question are stored before the answer streams: the id the client gets in

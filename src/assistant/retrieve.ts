@@ -32,6 +32,11 @@ export interface Retrieval {
    * `DocsIndex.holdsPhrase`); asked only when an answer is in doubt, and worked out once.
    */
   holdsPhrase: () => boolean;
+  /**
+   * Whether the newest message leans on the conversation before it ("can I turn them off?"): it
+   * was searched together with the earlier question, and the pages the thread cited ranked higher.
+   */
+  followUp: boolean;
 }
 
 /**
@@ -44,25 +49,37 @@ export function retrieve(
   input: RetrievalInput,
   queryVector?: readonly number[],
 ): Retrieval {
-  const query = retrievalQuery(input);
-  const last = lastUserText(input.conversation);
-  const followUp = isFollowUp(last) && (input.citedPaths?.length ?? 0) > 0;
+  const followUp = leansOnThread(index, input);
+  const query = searchText(input, followUp);
+  const cited = followUp ? (input.citedPaths ?? []) : [];
   // Two sections of a page at most, and the page counted once: the answer cites pages.
   const sections = index.search(query, {
     limit: input.retrievalPageSize * SECTIONS_PER_PAGE,
     maxPerPage: SECTIONS_PER_PAGE,
     filter: input.filter ?? undefined,
     currentPath: input.currentPath,
-    citedPaths: followUp ? input.citedPaths : undefined,
+    citedPaths: cited.length > 0 ? cited : undefined,
     queryVector,
     snippets: false,
   });
   const pages = [...new Set(sections.map((hit) => hit.urlPath))].slice(0, input.retrievalPageSize);
   const passages = sections.filter((hit) => pages.includes(hit.urlPath));
-  if (followUp) addFollowUpSections(index, passages, last, input);
+  if (cited.length > 0) addFollowUpSections(index, passages, lastUserText(input.conversation), input);
   let holds: boolean | undefined;
   const holdsPhrase = () => (holds ??= index.holdsPhrase(query, pages, passages[0]?.language));
-  return { query, passages, holdsPhrase };
+  return { query, passages, holdsPhrase, followUp };
+}
+
+/**
+ * Whether the newest message leans on an earlier question of the conversation: a short message,
+ * or one that points back ("can I turn them off?", "and for GitLab?"). A full question in a
+ * thread is a question of its own, and so is one that is only the product's name ("What is
+ * Mintlify?"), which every page holds.
+ */
+function leansOnThread(index: DocsIndex, input: RetrievalInput): boolean {
+  const turns = input.conversation.filter((turn) => turn.role === 'user' && turn.text.trim() !== '');
+  const last = turns.at(-1)?.text ?? '';
+  return turns.length > 1 && isFollowUp(last) && !index.namesProduct(last);
 }
 
 /**
@@ -100,9 +117,14 @@ function lastUserText(conversation: ConversationTurn[]): string {
 }
 
 /** The text a conversation is searched with (its last question, and what a follow-up leans on). */
-export function retrievalQuery(input: Pick<RetrievalInput, 'conversation' | 'context'>): string {
+export function retrievalQuery(index: DocsIndex, input: RetrievalInput): string {
+  return searchText(input, leansOnThread(index, input));
+}
+
+function searchText(input: RetrievalInput, followUp: boolean): string {
   return buildRetrievalQuery({
     messages: input.conversation.map((turn) => ({ role: turn.role, text: turn.text })),
     context: input.context,
+    followUp,
   });
 }

@@ -329,6 +329,11 @@ export class DocsIndex {
     return expressions.some((expression) => this.statements.matchesIn(expression, language, pageIds));
   }
 
+  /** Whether every word of `query` is the product's name ("What is Mintlify?"). */
+  namesProduct(query: string): boolean {
+    return this.namesSite(queryConcepts(query));
+  }
+
   /** Every section's id and text (page title, headings, body), to embed them. */
   sectionTexts(): { id: number; text: string }[] {
     return this.statements.sectionTexts().map(({ id, text }) => ({ id, text }));
@@ -422,14 +427,21 @@ export class DocsIndex {
 
   /** The landing page of the filter's language when every word of the question is the product's name. */
   private landingPageFor(concepts: readonly QueryConcept[], filter: StatementFilter): number | undefined {
-    if (this.siteNameTerms.size === 0 || !concepts.every((concept) => this.siteNameTerms.has(concept.term)))
-      return undefined;
+    if (!this.namesSite(concepts)) return undefined;
     const path = this.site.landingPage(filter.language);
     const id = path === undefined ? this.neighbourhoods.pageId('/') : this.neighbourhoods.pageId(path);
     // The front page answers only where the search may go: a filter or a search within some
     // pages that leaves it out keeps it out.
     if (id === undefined || !this.allows(id, filter)) return undefined;
     return filter.pageIds === undefined || filter.pageIds.includes(id) ? id : undefined;
+  }
+
+  private namesSite(concepts: readonly QueryConcept[]): boolean {
+    return (
+      this.siteNameTerms.size > 0 &&
+      concepts.length > 0 &&
+      concepts.every((concept) => this.siteNameTerms.has(concept.term))
+    );
   }
 
   private pageFactor(pageId: number): number {

@@ -10,6 +10,11 @@ export interface RetrievalQueryInput {
   messages: readonly RetrievalMessage[];
   /** The request's `context` items (code snippets, selected text). */
   context?: readonly { value: string }[] | null;
+  /**
+   * Whether the last message leans on the user turns before it; judged from its words
+   * (`isFollowUp`) when not given.
+   */
+  followUp?: boolean;
 }
 
 /** A last message with fewer searchable words than this cannot stand on its own. */
@@ -23,6 +28,8 @@ const MAX_CONTEXT_CHARACTERS = 600;
 /** Words that point back at something said before ("how do I configure it?"). */
 const REFERENCE =
   /\b(it|its|it's|this|that|these|those|they|them|their|there|same|above|previous|former|latter)\b/i;
+/** Words that add to what was asked before ("can the bot call people too?", "does it still work"). */
+const ADDITION = /\b(also|too|as well|instead|either|anymore|still|otherwise)\b/i;
 /** Openings of a message that continues the previous one ("and for GitLab?", "what about tabs"). */
 const CONTINUATION = /^\s*(and|also|or|but|so|then|what about|how about|same for|ok|okay)\b/i;
 
@@ -39,7 +46,7 @@ export function buildRetrievalQuery(input: RetrievalQueryInput): string {
     .filter((text) => text !== '');
   const last = userTurns.pop() ?? '';
   const parts = [last];
-  if (isFollowUp(last)) {
+  if (input.followUp ?? isFollowUp(last)) {
     let terms = queryTerms(last).length;
     for (const earlier of userTurns.reverse().slice(0, MAX_EARLIER_TURNS)) {
       parts.push(earlier.slice(0, MAX_EARLIER_TURN_CHARACTERS));
@@ -60,5 +67,8 @@ export function buildRetrievalQuery(input: RetrievalQueryInput): string {
 export function isFollowUp(message: string): boolean {
   const terms = queryTerms(message).length;
   if (terms < SELF_CONTAINED_TERMS - 1) return true;
-  return terms < SELF_CONTAINED_TERMS + 2 && (REFERENCE.test(message) || CONTINUATION.test(message));
+  return (
+    terms < SELF_CONTAINED_TERMS + 2 &&
+    (REFERENCE.test(message) || CONTINUATION.test(message) || ADDITION.test(message))
+  );
 }

@@ -51,6 +51,8 @@ export const FOLLOW_UP_RELEVANCE_THRESHOLD = 0.3;
 export const CITE_RELEVANCE_THRESHOLD = 0.15;
 /** Characters of prose in one answer (code blocks come on top). */
 const PROSE_BUDGET = 1100;
+/** Longest sentence quoted only because it follows a chosen one in its paragraph. */
+const NEXT_SENTENCE_LENGTH = 240;
 /** Passages quoted; further cited pages are listed by title. */
 const QUOTED_PASSAGES = 3;
 /** Lines of a code block quoted when a section is mostly code. */
@@ -84,9 +86,14 @@ export class ExtractiveAnswerer implements Answerer {
   answer(input: AnswerInput): Answer {
     const question = input.conversation.at(-1)?.text ?? input.query;
     const passages = distinctPages(input.passages);
-    const answered = input.conversation
-      .slice(0, -1)
-      .some((turn) => turn.role === 'assistant' && !turn.text.startsWith(NOT_COVERED));
+    // A question that leans on an answer given before is judged as part of that exchange: its
+    // own words are few ("can I turn them off?"). A question of its own in a thread is judged as
+    // a first question is.
+    const answered =
+      input.followUp &&
+      input.conversation
+        .slice(0, -1)
+        .some((turn) => turn.role === 'assistant' && !turn.text.startsWith(NOT_COVERED));
     const words = queryTerms(input.query).length;
     const best = Math.max(
       0,
@@ -188,6 +195,13 @@ function chooseUnits(units: ScoredUnit[], count: number, procedural: boolean, bu
       .filter((other) => other.kind === 'item' && other.block === unit.block)
       .slice(0, 6))
       chosen.set(sibling.index, sibling);
+  }
+  // The sentence after a chosen one in the same paragraph often finishes its thought ("Rotating
+  // the token invalidates the previous one. Provisioning stops working until…").
+  for (const unit of best.filter((item) => item.kind === 'sentence')) {
+    const next = units.find((other) => other.index === unit.index + 1);
+    if (next?.kind === 'sentence' && next.block === unit.block && next.text.length <= NEXT_SENTENCE_LENGTH)
+      chosen.set(next.index, next);
   }
   // A sentence ending in a colon announces what follows ("Disable interruptions:" and its code).
   for (const unit of best) {

@@ -17,6 +17,8 @@ export interface AnswerInput {
   passages: SearchHit[];
   /** Whether a retrieved page holds two neighbouring words of the query side by side. */
   holdsPhrase: () => boolean;
+  /** Whether the question leans on the conversation before it (see `Retrieval.followUp`). */
+  followUp: boolean;
   signal: AbortSignal;
 }
 
