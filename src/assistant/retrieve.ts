@@ -106,7 +106,6 @@ function addFollowUpSections(
   for (const hit of hits) {
     if (passages.some((passage) => passage.url === hit.url)) continue;
     const last = passages.findLastIndex((passage) => passage.urlPath === hit.urlPath);
-    if (last < 0) continue;
     const { relevance, about } = passages[last]!;
     passages.splice(last + 1, 0, { ...hit, relevance, about });
   }

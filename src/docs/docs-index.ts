@@ -261,9 +261,10 @@ export class DocsIndex {
     const seen = new Set(rows.map((row) => row.id));
     const extra = (candidates: RankedSection[]) =>
       rows.push(...candidates.filter((row) => !seen.has(row.id)));
-    // Boosted pages may rank below the general candidates; fetch their best sections too.
-    if (boosts.size > 0)
-      extra(this.statements.rank(match, { ...filter, pageIds: [...boosts.keys()] }, limit));
+    // Boosted pages may rank below the general candidates; fetch their best sections too (those
+    // the search may return: a search within some pages stays within them).
+    const boosted = [...boosts.keys()].filter((id) => this.allows(id, filter));
+    if (boosted.length > 0) extra(this.statements.rank(match, { ...filter, pageIds: boosted }, limit));
     for (const row of rows) row.score *= (boosts.get(row.pageId) ?? 1) * this.pageFactor(row.pageId);
     const landing = this.landingPageFor(concepts, filter);
     if (landing !== undefined) this.putFirst(landing, rows, seen);
@@ -375,6 +376,7 @@ export class DocsIndex {
   private allows(pageId: number, filter: StatementFilter): boolean {
     const page = this.pages.get(pageId);
     if (!page) return false;
+    if (filter.pageIds !== undefined && !filter.pageIds.includes(pageId)) return false;
     if (page.language !== filter.language) return false;
     if (filter.version !== undefined && page.version !== undefined && page.version !== filter.version)
       return false;
@@ -432,8 +434,7 @@ export class DocsIndex {
     const id = path === undefined ? this.neighbourhoods.pageId('/') : this.neighbourhoods.pageId(path);
     // The front page answers only where the search may go: a filter or a search within some
     // pages that leaves it out keeps it out.
-    if (id === undefined || !this.allows(id, filter)) return undefined;
-    return filter.pageIds === undefined || filter.pageIds.includes(id) ? id : undefined;
+    return id !== undefined && this.allows(id, filter) ? id : undefined;
   }
 
   private namesSite(concepts: readonly QueryConcept[]): boolean {
