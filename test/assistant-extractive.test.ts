@@ -197,6 +197,33 @@ describe('extractive answers', () => {
     expect(ask(0.375, true).cited).toBe(0);
   });
 
+  it('answers a doubtful question without a phrase when its words single out one page', () => {
+    // "hovers over a word" is not the tooltips page's wording, but no other page comes close.
+    const ask = (question: string, scores: [number, number]) =>
+      answerer
+        .answer({
+          conversation: [user(question)],
+          query: question,
+          passages: [
+            {
+              ...hit('/components/tooltips', 0.5, 'Show a definition when readers hover over text.'),
+              score: scores[0],
+            },
+            { ...hit('/components/badge', 0.2, 'A badge marks a word.'), score: scores[1] },
+          ],
+          holdsPhrase: () => false,
+          followUp: false,
+          signal: new AbortController().signal,
+        })
+        .sources.map((source) => source.url);
+    const question = 'show a definition when someone hovers over a word';
+    expect(ask(question, [10, 4])).toEqual(['/components/tooltips', '/components/badge']);
+    // Pages close together: the question's words are spread over the docs, so it declines.
+    expect(ask(question, [10, 6])).toEqual([]);
+    // Two words are too few to single out a page by: a page quoting both stands out.
+    expect(ask('capital France', [10, 4])).toEqual([]);
+  });
+
   it('quotes the short sentence that follows a chosen one in its paragraph', async () => {
     const answerText = async (body: string) => {
       const answer = answerer.answer({
