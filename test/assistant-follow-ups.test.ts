@@ -171,5 +171,27 @@ describe('follow-ups that add information', () => {
     expect(billing.followUp).toBe(false);
     expect(billing.query).toBe('Where do I change the billing settings for my account?');
     expect(billing.passages[0]?.urlPath).toBe('/settings/page-0');
+    // Short, but half of its words are on no page: not about the docs, so judged on its own.
+    const hamlet = thread('what is the plot of Hamlet');
+    expect(hamlet.followUp).toBe(false);
+    expect(hamlet.query).toBe('what is the plot of Hamlet');
+    // One word of the reader's own ("strangers") among words the docs hold still leans on the thread.
+    expect(thread('can strangers still cancel interruptions for the user?').followUp).toBe(true);
+    // So does a message of three words or fewer that points back, whatever its words.
+    expect(thread('how long does it take?').followUp).toBe(true);
+  });
+
+  it('declines an off-topic question asked after a docs answer', async () => {
+    const first = await ask([
+      { role: 'user', text: 'How do interruptions work when the user speaks over the bot?' },
+    ]);
+    expect(first.sources[0]).toBe('/guides/interruptions');
+    const conversation: ConversationTurn[] = [
+      { role: 'user', text: 'How do interruptions work when the user speaks over the bot?' },
+      { role: 'assistant', text: first.text },
+      { role: 'user', text: 'what is the plot of Hamlet' },
+    ];
+    const answer = await ask(conversation, first.sources);
+    expect(answer.sources).toEqual([]);
   });
 });

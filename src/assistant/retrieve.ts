@@ -1,11 +1,21 @@
 import {
   buildRetrievalQuery,
   isFollowUp,
+  pointsOnlyBack,
   type DocsIndex,
   type SearchFilter,
   type SearchHit,
 } from '../docs/index.js';
 import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
+
+/**
+ * A message at least this share of whose words no page holds is not about the docs, whatever
+ * came before it in the thread ("what is the plot of Hamlet"): it is judged on its own. A
+ * follow-up in the reader's own words may hold one such word ("can I stop strangers from opening
+ * them?"), rarely half. A message that only points back ("how long does it take to verify?") is
+ * the exception: its few words say little, and a small site may use none of them.
+ */
+const UNKNOWN_WORD_SHARE = 0.5;
 
 /** Sections of one page given to the answerer: the best, and the next that may hold the rest. */
 const SECTIONS_PER_PAGE = 2;
@@ -74,12 +84,18 @@ export function retrieve(
  * Whether the newest message leans on an earlier question of the conversation: a short message,
  * or one that points back ("can I turn them off?", "and for GitLab?"). A full question in a
  * thread is a question of its own, and so is one that is only the product's name ("What is
- * Mintlify?"), which every page holds.
+ * Mintlify?"), which every page holds, and one half of whose words no page holds.
  */
 function leansOnThread(index: DocsIndex, input: RetrievalInput): boolean {
   const turns = input.conversation.filter((turn) => turn.role === 'user' && turn.text.trim() !== '');
   const last = turns.at(-1)?.text ?? '';
-  return turns.length > 1 && isFollowUp(last) && !index.namesProduct(last);
+  return (
+    turns.length > 1 &&
+    isFollowUp(last) &&
+    !index.namesProduct(last) &&
+    (pointsOnlyBack(last) ||
+      index.unknownWordShare(last, input.filter?.language ?? undefined) < UNKNOWN_WORD_SHARE)
+  );
 }
 
 /**

@@ -335,6 +335,11 @@ export class DocsIndex {
     return this.namesSite(queryConcepts(query));
   }
 
+  /** The share (0-1) of the searchable words of `query` that no page of `language` holds in any form. */
+  unknownWordShare(query: string, language = this.site.defaultLanguage): number {
+    return this.relevance.unheldShare(queryConcepts(query), language);
+  }
+
   /** Every section's id and text (page title, headings, body), to embed them. */
   sectionTexts(): { id: number; text: string }[] {
     return this.statements.sectionTexts().map(({ id, text }) => ({ id, text }));

@@ -57,6 +57,15 @@ export class RelevanceMeter {
     return scores;
   }
 
+  /** The share (0-1) of `concepts` no page of `language` holds, words of the reader's address aside. */
+  unheldShare(concepts: readonly QueryConcept[], language: string): number {
+    const counted = concepts.filter((concept) => !concept.placeholder);
+    const unheld = counted.filter(
+      (concept) => this.info(conceptExpression(concept), language).pages.size === 0,
+    );
+    return counted.length === 0 ? 0 : unheld.length / counted.length;
+  }
+
   /** The page of a section. */
   pageOf(sectionId: number): number {
     return this.sectionPages[sectionId] ?? 0;

@@ -67,8 +67,18 @@ export function buildRetrievalQuery(input: RetrievalQueryInput): string {
 export function isFollowUp(message: string): boolean {
   const terms = queryTerms(message).length;
   if (terms < SELF_CONTAINED_TERMS - 1) return true;
-  return (
-    terms < SELF_CONTAINED_TERMS + 2 &&
-    (REFERENCE.test(message) || CONTINUATION.test(message) || ADDITION.test(message))
-  );
+  return terms < SELF_CONTAINED_TERMS + 2 && pointsBack(message);
+}
+
+/**
+ * Whether a message has at most three words of its own and points back at what was said ("how
+ * long does it take to verify?", "and for GitLab?"): it means nothing without the thread.
+ */
+export function pointsOnlyBack(message: string): boolean {
+  return queryTerms(message).length < SELF_CONTAINED_TERMS && pointsBack(message);
+}
+
+/** Whether a message has a word that points back or adds to what was said ("it", "also", "and for"). */
+function pointsBack(message: string): boolean {
+  return REFERENCE.test(message) || CONTINUATION.test(message) || ADDITION.test(message);
 }
