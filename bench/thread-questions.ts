@@ -1,6 +1,6 @@
 /**
  * Questions asked in a thread, on two real docs sites:
- * `npx tsx bench/thread-questions.ts [--fresh]`.
+ * `npx tsx bench/thread-questions.ts [--fresh|--fresh6]`.
  *
  * A reader of the docs widget keeps one thread, so the questions after the first are not all
  * follow-ups. Three measures, each asked the way the assistant asks it in a thread (the earlier
@@ -14,8 +14,9 @@
  *
  * The pairs are fixed (question i follows question (7i + 13) mod n, skipped when the two share an
  * expected page). Without a flag, every tuning set is pooled (with the follow-ups of
- * bench/queries/follow-ups-tuning2.json); `--fresh` measures the sets never tuned on, and prints no
- * question: the fifth fresh sets, and the follow-ups of the fifth and sixth.
+ * bench/queries/follow-ups-tuning2.json); `--fresh` and `--fresh6` measure sets never tuned on, and
+ * print no question: `--fresh` the fifth fresh sets and the follow-ups of the fifth and sixth,
+ * `--fresh6` the sixth fresh sets and their follow-ups.
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { retrieve } from '../src/assistant/retrieve.js';
@@ -69,8 +70,9 @@ const scores = (value: RankScores) =>
   `${percent(value.hit1)} | ${percent(value.hit5)} | ${value.mrr.toFixed(3)}`;
 
 async function main(): Promise<void> {
-  const fresh = process.argv.includes('--fresh');
-  const sets: Half[] = fresh ? ['fresh5'] : TUNING;
+  const untuned: Half = process.argv.includes('--fresh6') ? 'fresh6' : 'fresh5';
+  const fresh = process.argv.includes('--fresh') || untuned === 'fresh6';
+  const sets: Half[] = fresh ? [untuned] : TUNING;
   console.log(
     `Questions in a thread, ${fresh ? 'the sets never tuned on' : 'every tuning set pooled'}. Machine: ${machineDescription()}\n`,
   );
@@ -101,7 +103,7 @@ async function main(): Promise<void> {
     );
 
     const offTopic = fresh
-      ? offTopicQuestions('fresh5')
+      ? offTopicQuestions(untuned)
       : [
           ...offTopicTuningQuestions(),
           ...offTopicQuestions(),
@@ -120,7 +122,9 @@ async function main(): Promise<void> {
 
     const followUpSets: [string, FollowUpConversation[]][] = fresh
       ? [
-          ['fifth fresh set', followUps('fresh5')],
+          ...(untuned === 'fresh5'
+            ? ([['fifth fresh set', followUps('fresh5')]] as [string, FollowUpConversation[]][])
+            : []),
           ['sixth fresh set', moreFollowUps('fresh6')],
         ]
       : [
