@@ -68,6 +68,14 @@ const index = DocsIndex.build([
     path: 'deploy/ci.mdx',
     content: page('CI checks', 'Checks run on every new build in your pipeline.'),
   },
+  {
+    path: 'assistant/use.mdx',
+    content: page('Use the assistant', 'Open the assistant from the search bar or with a keyboard shortcut.'),
+  },
+  {
+    path: 'create/search-bar.mdx',
+    content: page('Search', 'Readers find pages from the search bar at the top of the page.'),
+  },
 ]);
 
 const first = (question: string) => index.search(question, { limit: 3 })[0]?.urlPath;
@@ -93,6 +101,11 @@ describe("readers' wording finds the docs' words", () => {
 
   it('a GitLab "we run ourselves" finds the self-hosted page', () => {
     expect(first('connect a GitLab instance we run ourselves')).toBe('/deploy/gitlab-self-hosted');
+  });
+
+  it('"the chatbot" or "AI chat" finds the assistant', () => {
+    expect(first('the chatbot never shows up in the search bar')).toBe('/assistant/use');
+    expect(first('open the AI chat from the search bar')).toBe('/assistant/use');
   });
 
   it('"phone someone" finds dial-out, not dial-in', () => {

@@ -68,6 +68,7 @@ const ENTRIES: SynonymEntry[] = [
   { reader: ['typed', 'type into', 'searched for', 'looked for'], docs: ['queries', 'searches'] },
   { reader: ['run ourselves', 'host ourselves', 'our own server', 'our own servers', 'on-prem', 'on premises', 'on-premises', 'in-house'], docs: ['self-hosted', 'self-host'] },
   { reader: ['call someone', 'phone someone', 'call people', 'call out', 'calling out', 'outbound call', 'outbound calls', 'make calls'], docs: ['dial-out', 'outbound'] },
+  { reader: ['chatbot', 'chatbots', 'chat bot', 'ai chat', 'ask ai'], docs: ['assistant'] },
   { reader: ['depending on who', 'per user', 'each user', 'different users'], docs: ['personalization', 'personalized'] },
 ]; // prettier-ignore
 
