@@ -1,6 +1,6 @@
 /**
  * Questions asked in a thread, on two real docs sites:
- * `npx tsx bench/thread-questions.ts [--fresh|--fresh6]`.
+ * `npx tsx bench/thread-questions.ts [--fresh|--fresh7]`.
  *
  * A reader of the docs widget keeps one thread, so the questions after the first are not all
  * follow-ups. Three measures, each asked the way the assistant asks it in a thread (the earlier
@@ -14,9 +14,9 @@
  *
  * The pairs are fixed (question i follows question (7i + 13) mod n, skipped when the two share an
  * expected page). Without a flag, every tuning set is pooled (with the follow-ups of
- * bench/queries/follow-ups-tuning2.json); `--fresh` and `--fresh6` measure sets never tuned on, and
- * print no question: `--fresh` the fifth fresh sets and the follow-ups of the fifth and sixth,
- * `--fresh6` the sixth fresh sets and their follow-ups.
+ * bench/queries/follow-ups-tuning2.json); `--fresh` and `--fresh7` measure sets never tuned on, and
+ * print no question: `--fresh` the fifth fresh sets and the follow-ups of the fifth and sixth
+ * fresh sets, `--fresh7` the seventh fresh sets and the sixth set's follow-ups.
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { retrieve } from '../src/assistant/retrieve.js';
@@ -26,6 +26,7 @@ import {
   SITES,
   followUps,
   half,
+  TUNING_SETS,
   loadSiteIndex,
   moreFollowUps,
   offTopicQuestions,
@@ -39,7 +40,7 @@ import {
 } from './reader-questions.js';
 import { machineDescription } from './retrieval-corpus.js';
 
-const TUNING: Half[] = ['tune', 'held-out', 'fresh', 'fresh2', 'fresh3', 'fresh4'];
+const TUNING = TUNING_SETS;
 const answerer = new ExtractiveAnswerer();
 const pathOf = (url: string) => url.replace(/#.*$/, '');
 
@@ -70,8 +71,8 @@ const scores = (value: RankScores) =>
   `${percent(value.hit1)} | ${percent(value.hit5)} | ${value.mrr.toFixed(3)}`;
 
 async function main(): Promise<void> {
-  const untuned: Half = process.argv.includes('--fresh6') ? 'fresh6' : 'fresh5';
-  const fresh = process.argv.includes('--fresh') || untuned === 'fresh6';
+  const untuned: Half = process.argv.includes('--fresh7') ? 'fresh7' : 'fresh5';
+  const fresh = process.argv.includes('--fresh') || untuned === 'fresh7';
   const sets: Half[] = fresh ? [untuned] : TUNING;
   console.log(
     `Questions in a thread, ${fresh ? 'the sets never tuned on' : 'every tuning set pooled'}. Machine: ${machineDescription()}\n`,

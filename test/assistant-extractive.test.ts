@@ -224,6 +224,31 @@ describe('extractive answers', () => {
     expect(ask('capital France', [10, 4])).toEqual([]);
   });
 
+  it('answers below the bar a long question that singles out one page far ahead and holds a phrase', () => {
+    const question = "talking head avatar from Simli that lip-syncs to the bot's voice";
+    const ask = (scores: [number, number], holds: boolean) =>
+      answerer
+        .answer({
+          conversation: [user(question)],
+          query: question,
+          passages: [
+            {
+              ...hit('/video/simli', 0.3, 'Simli renders an avatar synced to the bot audio.'),
+              score: scores[0],
+            },
+            { ...hit('/video/tavus', 0.17, 'Tavus renders a video replica.'), score: scores[1] },
+          ],
+          holdsPhrase: () => holds,
+          followUp: false,
+          signal: new AbortController().signal,
+        })
+        .sources.map((source) => source.url);
+    expect(ask([108, 30], true)).toEqual(['/video/simli', '/video/tavus']);
+    // Twice the next page is not far enough below the bar; nor is standing out without a phrase.
+    expect(ask([108, 50], true)).toEqual([]);
+    expect(ask([108, 30], false)).toEqual([]);
+  });
+
   it('quotes the short sentence that follows a chosen one in its paragraph', async () => {
     const answerText = async (body: string) => {
       const answer = answerer.answer({

@@ -179,6 +179,12 @@ describe('follow-ups that add information', () => {
     expect(thread('can strangers still cancel interruptions for the user?').followUp).toBe(true);
     // So does a message of three words or fewer that points back, whatever its words.
     expect(thread('how long does it take?').followUp).toBe(true);
+    // A short message that points nowhere and names a page's subject is a question of its own.
+    const muting = thread('Input muting');
+    expect(muting.followUp).toBe(false);
+    expect(muting.passages[0]?.urlPath).toBe('/guides/muting');
+    // One that the docs do not answer alone takes its subject from the thread.
+    expect(thread('minimum words?').followUp).toBe(true);
   });
 
   it('declines an off-topic question asked after a docs answer', async () => {

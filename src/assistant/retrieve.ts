@@ -1,12 +1,15 @@
 import {
   buildRetrievalQuery,
   isFollowUp,
+  pointsBack,
   pointsOnlyBack,
+  queryTerms,
   type DocsIndex,
   type SearchFilter,
   type SearchHit,
 } from '../docs/index.js';
 import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
+import { ANSWER_RELEVANCE_THRESHOLD, confidence } from './answer/extractive.js';
 
 /**
  * A message at least this share of whose words no page holds is not about the docs, whatever
@@ -83,19 +86,30 @@ export function retrieve(
 /**
  * Whether the newest message leans on an earlier question of the conversation: a short message,
  * or one that points back ("can I turn them off?", "and for GitLab?"). A full question in a
- * thread is a question of its own, and so is one that is only the product's name ("What is
- * Mintlify?"), which every page holds, and one half of whose words no page holds.
+ * thread is a question of its own, and so are: one that is only the product's name ("What is
+ * Mintlify?"), which every page holds; one half of whose words no page holds; and a short one that
+ * points nowhere and that the docs answer on their own.
  */
 function leansOnThread(index: DocsIndex, input: RetrievalInput): boolean {
   const turns = input.conversation.filter((turn) => turn.role === 'user' && turn.text.trim() !== '');
   const last = turns.at(-1)?.text ?? '';
-  return (
-    turns.length > 1 &&
-    isFollowUp(last) &&
-    !index.namesProduct(last) &&
-    (pointsOnlyBack(last) ||
-      index.unknownWordShare(last, input.filter?.language ?? undefined) < UNKNOWN_WORD_SHARE)
-  );
+  if (turns.length < 2 || !isFollowUp(last) || index.namesProduct(last)) return false;
+  if (pointsOnlyBack(last)) return true;
+  if (index.unknownWordShare(last, input.filter?.language ?? undefined) >= UNKNOWN_WORD_SHARE) return false;
+  // Short for want of words, not for pointing back: it may name what it asks about ("Plivo",
+  // "TTSCacheMixin", "use Claude as the LLM"), and then the page about that answers it alone.
+  return pointsBack(last) || !answeredAlone(index, last, input);
+}
+
+/** Whether a search for `message` alone finds a page a first answer would be confident of. */
+function answeredAlone(index: DocsIndex, message: string, input: RetrievalInput): boolean {
+  const [top] = index.search(message, {
+    limit: 1,
+    filter: input.filter ?? undefined,
+    currentPath: input.currentPath,
+    snippets: false,
+  });
+  return top !== undefined && confidence(top, queryTerms(message).length) >= ANSWER_RELEVANCE_THRESHOLD;
 }
 
 /**

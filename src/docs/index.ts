@@ -17,6 +17,7 @@ export { isSnippetPath } from './snippet-imports.js';
 export {
   buildRetrievalQuery,
   isFollowUp,
+  pointsBack,
   pointsOnlyBack,
   type RetrievalMessage,
   type RetrievalQueryInput,

@@ -79,6 +79,6 @@ export function pointsOnlyBack(message: string): boolean {
 }
 
 /** Whether a message has a word that points back or adds to what was said ("it", "also", "and for"). */
-function pointsBack(message: string): boolean {
+export function pointsBack(message: string): boolean {
   return REFERENCE.test(message) || CONTINUATION.test(message) || ADDITION.test(message);
 }
