@@ -88,6 +88,51 @@ describe('sections', () => {
     expect(parsed.sections[0]!.headings).toEqual(['Parent', 'Child']);
   });
 
+  it('makes each accordion a section under its heading, linked at that heading or its own id', () => {
+    const parsed = page(
+      [
+        '## Troubleshooting',
+        '',
+        'Common problems.',
+        '',
+        '<AccordionGroup>',
+        '  <Accordion title="Requests from the playground fail">',
+        '    Configure CORS on your server.',
+        '  </Accordion>',
+        '  <Accordion title="Pages are blank" id="blank-pages">',
+        '    ```bash',
+        '    mint validate',
+        '    ```',
+        '  </Accordion>',
+        '</AccordionGroup>',
+        '',
+        'Still stuck? Contact support.',
+        '',
+        '### Logs',
+        '',
+        '<Expandable title="Fields">Each line is JSON.</Expandable>',
+        'Logs rotate daily.',
+      ].join('\n'),
+    );
+    expect(
+      parsed.sections.map((section) => [section.anchor, section.level, section.headings.join(' > ')]),
+    ).toEqual([
+      ['troubleshooting', 2, 'Troubleshooting'],
+      ['troubleshooting', 3, 'Troubleshooting > Requests from the playground fail'],
+      ['blank-pages', 3, 'Troubleshooting > Pages are blank'],
+      ['troubleshooting', 2, 'Troubleshooting'],
+      ['logs', 4, 'Troubleshooting > Logs > Fields'],
+      ['logs', 3, 'Troubleshooting > Logs'],
+    ]);
+    const bodies = parsed.sections.map((section) => section.body);
+    expect(bodies[1]).toContain('Configure CORS on your server.');
+    expect(bodies[2]).toContain('mint validate');
+    expect(bodies[3]).toBe('Still stuck? Contact support.');
+    expect(bodies[5]).toBe('Logs rotate daily.');
+    // Markdown has no components: the same lines stay one section.
+    expect(page('## A\n\n<Accordion title="B">\nText\n</Accordion>\n', 'a.md').sections).toHaveLength(1);
+  });
+
   it('makes GitHub-style anchors, de-duplicated within a page', () => {
     expect(slugify("What's new in v2.0?")).toBe('whats-new-in-v20');
     expect(slugify('Étape 1: installer')).toBe('étape-1-installer');

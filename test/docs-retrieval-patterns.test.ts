@@ -158,6 +158,37 @@ describe('retrieval on reader wording', () => {
     expect(index.stats.pages).toBe(14);
   });
 
+  it('finds the accordion of a troubleshooting page that answers, linked at its heading', () => {
+    const accordions = [
+      ['Requests from the playground fail', 'Configure CORS on your server so browsers may call it.'],
+      ['Pages are blank', 'Validate the OpenAPI file with mint validate.'],
+      ['Navigation entries are missing', 'Check the openapi field of each navigation group.'],
+    ];
+    const site = DocsIndex.build([
+      {
+        path: 'playground/troubleshooting.mdx',
+        content: page(
+          'Troubleshooting',
+          `## Common problems\n\n<AccordionGroup>\n${accordions
+            .map(([title, text]) => `<Accordion title="${title}">\n${text}\n</Accordion>`)
+            .join('\n')}\n</AccordionGroup>`,
+        ),
+      },
+      {
+        path: 'playground/overview.mdx',
+        content: page('Playground', 'The playground sends requests to your API.'),
+      },
+    ]);
+    const [hit] = site.search('playground requests fail with a CORS error', { limit: 1 });
+    expect(hit).toMatchObject({
+      urlPath: '/playground/troubleshooting',
+      heading: 'Requests from the playground fail',
+      url: '/playground/troubleshooting#common-problems',
+    });
+    expect(hit!.body).not.toContain('mint validate');
+    site.close();
+  });
+
   it('leaves out pages that .mintignore excludes and pages marked noindex', () => {
     expect(index.page('/drafts/secret-plan')).toBeUndefined();
     expect(index.page('/internal')).toBeUndefined();

@@ -34,9 +34,14 @@ function toSections(raw: RawSection[]): DocsSection[] {
   const slug = createSlugger();
   const chain: { level: number; text: string }[] = [];
   const sections: DocsSection[] = [];
+  // The anchor of the heading that accordions sit in: theirs unless they name their own, and that
+  // of the text after them.
+  let enclosing = '';
   for (const section of raw) {
     const heading = section.level === 0 ? '' : headingText(section.heading);
-    const anchor = section.level === 0 ? '' : slug(heading);
+    let anchor: string;
+    if (section.kind === 'heading') anchor = enclosing = section.level === 0 ? '' : slug(heading);
+    else anchor = section.anchor ?? enclosing;
     while (chain.length > 0 && chain[chain.length - 1]!.level >= section.level) chain.pop();
     if (section.level > 0) chain.push({ level: section.level, text: heading });
     const body = sectionBody(section);

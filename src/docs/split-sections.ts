@@ -1,6 +1,10 @@
 /**
  * A fence-aware line splitter: cuts a page body into sections at ATX headings (`## Title`),
  * ignoring `#` lines inside ``` and ~~~ fenced code, and skipping MDX `import`/`export` blocks.
+ * In MDX, an accordion (`<Accordion title="…">`, `<Expandable title="…">`) is a section of its own,
+ * one level under the heading it sits in: troubleshooting and FAQ pages put one answer in each,
+ * under one heading, and a question should find the accordion that answers it, not the whole
+ * list. Text after an accordion closes goes back to the heading it sat in.
  *
  * Why not `marked.lexer`: it builds a full token tree (measured on the 1,069 mintlify pages: 230 ms
  * against 26 ms for this splitter) and reads MDX as CommonMark, so a `## Heading` indented inside
@@ -26,7 +30,15 @@ interface LinesSection {
   level: number;
   heading: string;
   parts: LinesPart[];
+  kind: SectionKind;
+  anchor?: string;
 }
+
+/**
+ * `heading`: under an ATX heading (or the text before the first); `component`: an accordion's
+ * content; `resumed`: the text after an accordion closes, which belongs to the heading before it.
+ */
+export type SectionKind = 'heading' | 'component' | 'resumed';
 
 /** The lines under one heading, before any cleaning. */
 export interface RawSection {
@@ -35,6 +47,9 @@ export interface RawSection {
   /** Heading text as written (may still hold Markdown or JSX). */
   heading: string;
   parts: SectionPart[];
+  kind: SectionKind;
+  /** An accordion's own `id`, the anchor its page gives it. */
+  anchor?: string;
 }
 
 export interface SplitOptions {
@@ -46,12 +61,18 @@ const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 const HEADING_MDX = /^[ \t]*(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const HEADING_MARKDOWN = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const ESM_START = /^(import|export)[\s{*]/;
+/** An accordion's opening tag, its title in group 2 or 3. */
+const COMPONENT_OPEN = /^[ \t]*<(Accordion|Expandable)\b[^>]*?\btitle=(?:"([^"]*)"|'([^']*)')/;
+const COMPONENT_ID = /\bid=(?:"([^"]*)"|'([^']*)')/;
+const COMPONENT_CLOSE = /<\/(?:Accordion|Expandable)>[ \t]*$/;
 
 /** Splits a page body (frontmatter already removed) into raw sections. */
 export function splitSections(body: string, options: SplitOptions): RawSection[] {
   const lines = body.split(/\r?\n/);
   const heading = options.mdx ? HEADING_MDX : HEADING_MARKDOWN;
-  const sections: LinesSection[] = [{ level: 0, heading: '', parts: [] }];
+  const sections: LinesSection[] = [{ level: 0, heading: '', parts: [], kind: 'heading' }];
+  // The heading the current accordions sit in.
+  let enclosing = sections[0]!;
   let index = 0;
   while (index < lines.length) {
     const line = lines[index]!;
@@ -67,18 +88,37 @@ export function splitSections(body: string, options: SplitOptions): RawSection[]
       index = esmEnd(lines, index) + 1;
       continue;
     }
+    const component = options.mdx ? COMPONENT_OPEN.exec(line) : null;
     const match = heading.exec(line);
-    if (match && match[2] !== '') {
-      sections.push({ level: match[1]!.length, heading: match[2]!, parts: [] });
+    if (component) {
+      const id = COMPONENT_ID.exec(line.slice(0, line.indexOf('>') + 1 || undefined));
+      sections.push({
+        level: Math.min(6, Math.max(1, enclosing.level) + 1),
+        heading: component[2] ?? component[3] ?? '',
+        parts: [],
+        kind: 'component',
+        anchor: id ? (id[1] ?? id[2]) : undefined,
+      });
+      addPart(sections[sections.length - 1]!, false, [line]);
+      if (COMPONENT_CLOSE.test(line))
+        sections.push({ level: enclosing.level, heading: enclosing.heading, parts: [], kind: 'resumed' });
+    } else if (match && match[2] !== '') {
+      enclosing = { level: match[1]!.length, heading: match[2]!, parts: [], kind: 'heading' };
+      sections.push(enclosing);
     } else {
       addPart(section, false, [line]);
+      if (section.kind === 'component' && COMPONENT_CLOSE.test(line)) {
+        sections.push({ level: enclosing.level, heading: enclosing.heading, parts: [], kind: 'resumed' });
+      }
     }
     index += 1;
   }
-  return sections.map(({ level, heading, parts }) => ({
+  return sections.map(({ level, heading, parts, kind, anchor }) => ({
     level,
     heading,
     parts: parts.map(({ code, lines }) => ({ code, text: lines.join('\n') })),
+    kind,
+    ...(anchor === undefined ? {} : { anchor }),
   }));
 }
 
