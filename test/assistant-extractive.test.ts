@@ -224,6 +224,26 @@ describe('extractive answers', () => {
     expect(ask('capital France', [10, 4])).toEqual([]);
   });
 
+  it('answers a long doubtful question without a phrase, a shorter one only with one', () => {
+    const ask = (question: string) =>
+      answerer.answer({
+        conversation: [user(question)],
+        query: question,
+        passages: [
+          hit('/editor', 0.45, 'Two people editing one page see each other; the last save wins.'),
+          hit('/editor/settings', 0.4, 'Editor settings.'),
+        ],
+        holdsPhrase: () => false,
+        followUp: false,
+        signal: new AbortController().signal,
+      }).sources.length;
+    // Eight searchable words: an off-topic question this long holds little of any page.
+    expect(
+      ask('two of us edit the same page in the browser editor together, will we overwrite changes?'),
+    ).toBe(2);
+    expect(ask('will two editors overwrite the same page?')).toBe(0);
+  });
+
   it('answers below the bar a long question that singles out one page far ahead and holds a phrase', () => {
     const question = "talking head avatar from Simli that lip-syncs to the bot's voice";
     const ask = (scores: [number, number], holds: boolean) =>
