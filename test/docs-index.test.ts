@@ -154,6 +154,34 @@ describe('DocsIndex', () => {
     ]);
   });
 
+  it('searches within some pages alike whether their sections lie together or apart', () => {
+    // Sections of a few pages are read by ranges of ids when they lie in a few runs, by the
+    // general query when they are spread out: both find the same sections, scored the same.
+    const north = (n: number) => ({
+      path: `north/page-${n}.mdx`,
+      content: page(`North ${n}`, `Regional settings ${'gateway '.repeat(n)}for the north.`),
+    });
+    const south = (n: number) => ({
+      path: `south/page-${n}.mdx`,
+      content: page(`South ${n}`, 'Gateway regional settings for the south.'),
+    });
+    const numbers = [1, 2, 3, 4, 5, 6];
+    const together = DocsIndex.build([...numbers.map(north), ...numbers.map(south)]);
+    const apart = DocsIndex.build(numbers.flatMap((n) => [south(n), north(n)]));
+    const within = (site: DocsIndex) =>
+      site
+        .search('gateway regional settings', {
+          limit: 10,
+          withinPaths: numbers.map((n) => `/north/page-${n}`),
+        })
+        .map((hit) => [hit.urlPath, hit.score.toFixed(6)]);
+    const found = within(together);
+    expect(found.map(([path]) => path).sort()).toEqual(numbers.map((n) => `/north/page-${n}`));
+    expect(within(apart)).toEqual(found);
+    together.close();
+    apart.close();
+  });
+
   it('answers "what is this page about" from the current page when the query has no words', () => {
     expect(index.search('what is this?', { currentPath: '/guides/domains' })[0]?.urlPath).toBe(
       '/guides/domains',

@@ -50,6 +50,8 @@ export interface SectionText {
 }
 
 const SNIPPET_TOKENS = 32;
+/** Runs of consecutive section ids searched one range at a time (see `rankWithinRuns`). */
+const MAX_ROWID_RUNS = 4;
 const TEXT_COLUMNS =
   's.anchor AS anchor, s.heading AS heading, s.heading_chain AS headingChain, coalesce(s.display, s.body) AS body';
 
@@ -66,6 +68,7 @@ export class SearchStatements {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly weights: string;
   private pages: Int32Array | undefined;
+  private pageSectionIds: Map<number, number[]> | undefined;
 
   constructor(
     private readonly database: Database.Database,
@@ -103,6 +106,10 @@ export class SearchStatements {
     if (filter.pageIds !== undefined) {
       clauses.push('s.page_id IN (SELECT value FROM json_each(@pageIds))');
       parameters.pageIds = JSON.stringify(filter.pageIds);
+    }
+    if (filter.pageIds !== undefined && clauses.length === 2) {
+      const ranked = this.rankWithinRuns(match, table, filter.pageIds, limit);
+      if (ranked) return ranked;
     }
     if (clauses.length === 1) {
       const sql = `SELECT rowid, -${bm25} AS score FROM ${table} WHERE ${clauses[0]} ORDER BY score DESC LIMIT @limit`;
@@ -161,6 +168,48 @@ export class SearchStatements {
     return false;
   }
 
+  /**
+   * The best sections of a few pages, or undefined when their sections are spread over more than
+   * `MAX_ROWID_RUNS` runs of consecutive ids. A page's sections have consecutive ids, and so do a
+   * folder's pages (the `currentPath` neighbourhood): FTS5 reads only the ids in a `rowid BETWEEN`
+   * range, where the general statement scores every section the expression matches and then keeps
+   * those of the pages (measured on the mintlify corpus: p50 with `currentPath` 3.45 -> 2.89 ms,
+   * identical results). Scores are the same either way: bm25 takes its statistics from the whole
+   * table.
+   */
+  private rankWithinRuns(
+    match: string,
+    table: string,
+    pageIds: readonly number[],
+    limit: number,
+  ): RankedSection[] | undefined {
+    const runs = idRuns(this.sectionsOfPages(pageIds));
+    if (runs.length > MAX_ROWID_RUNS) return undefined;
+    const sql = `SELECT rowid, -bm25(${table}, ${this.weights}) AS score FROM ${table}
+      WHERE ${table} MATCH @match AND rowid BETWEEN @first AND @last ORDER BY score DESC LIMIT @limit`;
+    const pages = this.sectionPages();
+    return runs
+      .flatMap(
+        ([first, last]) => this.statement(sql).raw().all({ match, limit, first, last }) as [number, number][],
+      )
+      .map(([id, score]) => ({ id, pageId: pages[id] ?? 0, score }))
+      .sort((left, right) => right.score - left.score)
+      .slice(0, limit);
+  }
+
+  /** The ids of the sections of some pages. */
+  private sectionsOfPages(pageIds: readonly number[]): number[] {
+    if (!this.pageSectionIds) {
+      this.pageSectionIds = new Map();
+      this.sectionPages().forEach((pageId, id) => {
+        const ids = this.pageSectionIds!.get(pageId);
+        if (ids) ids.push(id);
+        else this.pageSectionIds!.set(pageId, [id]);
+      });
+    }
+    return pageIds.flatMap((pageId) => this.pageSectionIds!.get(pageId) ?? []);
+  }
+
   /** The page of every section, indexed by section id (read once: an index never changes). */
   sectionPages(): Int32Array {
     if (this.pages) return this.pages;
@@ -199,4 +248,16 @@ export class SearchStatements {
     }
     return statement;
   }
+}
+
+/** Ids as runs of consecutive ids, [first, last], in ascending order. */
+function idRuns(ids: readonly number[]): [number, number][] {
+  const sorted = [...ids].sort((left, right) => left - right);
+  const runs: [number, number][] = [];
+  for (const id of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && id === last[1] + 1) last[1] = id;
+    else runs.push([id, id]);
+  }
+  return runs;
 }
