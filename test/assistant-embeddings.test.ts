@@ -137,7 +137,11 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
     ]);
     expect(requests[0]!.input).toHaveLength(3);
     expect(requests[1]!.input).toEqual([question]);
-    expect(index.search(question, { queryVector: vector })[0]?.urlPath).toBe('/billing/disputes');
+    const fused = index.search(question, { queryVector: vector });
+    expect(fused[0]?.urlPath).toBe('/billing/disputes');
+    // Fused scores are reciprocal ranks: no lexical score to single a page out by.
+    expect(fused.every((hit) => hit.lexicalScore === undefined)).toBe(true);
+    expect(index.search(question).every((hit) => hit.lexicalScore !== undefined)).toBe(true);
     index.close();
   });
 

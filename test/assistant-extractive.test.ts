@@ -82,6 +82,7 @@ const hit = (urlPath: string, relevance: number, body: string, about = relevance
   language: 'en',
   groups: [],
   score: relevance,
+  lexicalScore: relevance,
   relevance,
   about,
 });
@@ -208,8 +209,13 @@ describe('extractive answers', () => {
             {
               ...hit('/components/tooltips', 0.5, 'Show a definition when readers hover over text.'),
               score: scores[0],
+              lexicalScore: scores[0],
             },
-            { ...hit('/components/badge', 0.2, 'A badge marks a word.'), score: scores[1] },
+            {
+              ...hit('/components/badge', 0.2, 'A badge marks a word.'),
+              score: scores[1],
+              lexicalScore: scores[1],
+            },
           ],
           holdsPhrase: () => false,
           followUp: false,
@@ -255,8 +261,13 @@ describe('extractive answers', () => {
             {
               ...hit('/video/simli', 0.3, 'Simli renders an avatar synced to the bot audio.'),
               score: scores[0],
+              lexicalScore: scores[0],
             },
-            { ...hit('/video/tavus', 0.17, 'Tavus renders a video replica.'), score: scores[1] },
+            {
+              ...hit('/video/tavus', 0.17, 'Tavus renders a video replica.'),
+              score: scores[1],
+              lexicalScore: scores[1],
+            },
           ],
           holdsPhrase: () => holds,
           followUp: false,

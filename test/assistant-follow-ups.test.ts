@@ -185,6 +185,49 @@ describe('follow-ups that add information', () => {
     expect(muting.passages[0]?.urlPath).toBe('/guides/muting');
     // One that the docs do not answer alone takes its subject from the thread.
     expect(thread('minimum words?').followUp).toBe(true);
+    // One word is a subject of its own only when a page says it is about it: "minimum" is in a
+    // body, "muting" in a title.
+    expect(thread('minimum?').followUp).toBe(true);
+    expect(thread('muting?').followUp).toBe(false);
+  });
+
+  it('brings in the accordion that answers, though it links to the heading it sits in', async () => {
+    const site = DocsIndex.build([
+      {
+        path: 'guides/domains.mdx',
+        content: page(
+          'Custom domains',
+          '## Custom domain\n\nAdd your custom domain in the domain settings of the dashboard.\n\n' +
+            '<Accordion title="Add a custom domain in the dashboard">\nOpen the dashboard, add the custom domain.\n</Accordion>\n' +
+            '<Accordion title="Verify the custom domain">\nAdd a TXT record for the custom domain.\n</Accordion>\n' +
+            '<Accordion title="Timing">\nDNS changes take up to 48 hours to propagate.\n</Accordion>\n' +
+            '<Accordion title="Certificates">\nA TLS certificate is issued for the domain.\n</Accordion>\n',
+        ),
+      },
+      ...['Billing', 'Fonts', 'Themes'].map((title, position) => ({
+        path: `settings/page-${position}.mdx`,
+        content: page(title, `${title} changes take effect at once, they take no time.`),
+      })),
+    ]);
+    const ask = async (conversation: ConversationTurn[], citedPaths?: string[]) => {
+      const retrieval = retrieve(site, { conversation, retrievalPageSize: 5, citedPaths });
+      const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
+      let text = '';
+      for await (const delta of answer.text) text += delta;
+      return { text, sources: answer.sources.map((source) => source.url.replace(/#.*$/, '')) };
+    };
+    const first = await ask([{ role: 'user', text: 'How do I add a custom domain in the dashboard?' }]);
+    expect(first.sources[0]).toBe('/guides/domains');
+    const second = await ask(
+      [
+        { role: 'user', text: 'How do I add a custom domain in the dashboard?' },
+        { role: 'assistant', text: first.text },
+        { role: 'user', text: 'how long does it take?' },
+      ],
+      first.sources,
+    );
+    expect(second.text).toContain('48 hours');
+    site.close();
   });
 
   it('declines an off-topic question asked after a docs answer', async () => {

@@ -148,6 +148,11 @@ describe('DocsIndex', () => {
     expect(fromDeploy[0]!.urlPath).toBe('/guides/deploy');
     expect(plain).toContain('/guides/themes');
     expect(plain).toContain('/guides/deploy');
+    // Scores carry the boost; the lexical score, which compares the hits of one search, does not.
+    const boosted = fromDeploy[0]!;
+    const unboosted = index.search(query).find((hit) => hit.url === boosted.url)!;
+    expect(boosted.score).toBeGreaterThan(unboosted.score);
+    expect(boosted.lexicalScore).toBeCloseTo(unboosted.lexicalScore!, 9);
     // The boost only reorders matches: an unrelated current page adds nothing.
     expect(index.search('cname', { currentPath: '/guides/install' }).map((hit) => hit.urlPath)).toEqual([
       '/guides/domains',
@@ -178,6 +183,12 @@ describe('DocsIndex', () => {
     const found = within(together);
     expect(found.map(([path]) => path).sort()).toEqual(numbers.map((n) => `/north/page-${n}`));
     expect(within(apart)).toEqual(found);
+    // A page named twice is searched once.
+    const twice = together.search('gateway regional settings', {
+      limit: 10,
+      withinPaths: ['/north/page-1', '/north/page-1/', '/north/page-2'],
+    });
+    expect(twice.map((hit) => hit.urlPath).sort()).toEqual(['/north/page-1', '/north/page-2']);
     together.close();
     apart.close();
   });

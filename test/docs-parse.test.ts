@@ -129,8 +129,47 @@ describe('sections', () => {
     expect(bodies[2]).toContain('mint validate');
     expect(bodies[3]).toBe('Still stuck? Contact support.');
     expect(bodies[5]).toBe('Logs rotate daily.');
-    // Markdown has no components: the same lines stay one section.
-    expect(page('## A\n\n<Accordion title="B">\nText\n</Accordion>\n', 'a.md').sections).toHaveLength(1);
+    // Markdown has no components: the same lines stay one section, under its heading.
+    const markdown = page('## A\n\n<Accordion title="B">\nText\n</Accordion>\n', 'a.md').sections;
+    expect(markdown.map((section) => [section.heading, section.headings])).toEqual([['A', ['A']]]);
+    expect(markdown[0]!.body).toContain('Text');
+  });
+
+  it('nests accordions in accordions, and takes up the outer one when the inner one closes', () => {
+    const parsed = page(
+      [
+        '## Response',
+        '',
+        '<Expandable title="properties" id="response-properties">',
+        '  Fields of the object.',
+        '  <Expandable title="address">',
+        '    Street and city.',
+        '  </Expandable>',
+        '  More fields of the object.',
+        '</Expandable>',
+        '<Accordion title="Empty" />',
+        '<Accordion title="Inline">One line.</Accordion> Then prose.',
+        'Closing words.',
+        '<Accordion data-id="x" title="a > b">Compared.</Accordion>',
+      ].join('\n'),
+    );
+    expect(parsed.sections.map((section) => [section.anchor, section.headings.join(' > ')])).toEqual([
+      ['response-properties', 'Response > properties'],
+      ['response', 'Response > properties > address'],
+      ['response-properties', 'Response > properties'],
+      ['response', 'Response > Empty'],
+      ['response', 'Response > Inline'],
+      ['response', 'Response'],
+      ['response', 'Response > a > b'],
+    ]);
+    const bodies = parsed.sections.map((section) => section.body);
+    expect(bodies[0]).toContain('Fields of the object.');
+    expect(bodies[0]).not.toContain('Street');
+    expect(bodies[1]).toContain('Street and city.');
+    expect(bodies[2]).toBe('More fields of the object.');
+    expect(bodies[4]).toContain('One line. Then prose.');
+    expect(bodies[5]).toBe('Closing words.');
+    expect(bodies[6]).toContain('Compared.');
   });
 
   it('makes GitHub-style anchors, de-duplicated within a page', () => {

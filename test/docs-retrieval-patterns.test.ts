@@ -213,6 +213,12 @@ describe('retrieval on reader wording', () => {
     expect(found({ indexing: 'all' })).toEqual(['/broken', '/contracts', '/guide']);
   });
 
+  it('counts the words no page holds in the language a search would search', () => {
+    expect(index.unknownWordShare('搜索框')).toBe(1);
+    expect(index.unknownWordShare('搜索框', { currentPath: '/zh/guides/search' })).toBe(0);
+    expect(index.unknownWordShare('搜索框', { filter: { language: 'zh' } })).toBe(0);
+  });
+
   it('searches Chinese text without spaces between words', () => {
     expect(paths('如何配置DNS记录', { filter: { language: 'zh' } })[0]).toBe('/zh/guides/domain');
     expect(paths('自定义域名', { filter: { language: 'zh' } })[0]).toBe('/zh/guides/domain');

@@ -75,10 +75,9 @@ export class Assistant {
       currentPath: request.currentPath,
       citedPaths,
     };
-    const queryVector = index.hasVectors
-      ? await this.embedQuery(retrievalQuery(index, input), signal)
-      : undefined;
-    const retrieval = retrieve(index, input, queryVector);
+    const searched = index.hasVectors ? retrievalQuery(index, input) : undefined;
+    const queryVector = searched ? await this.embedQuery(searched.text, signal) : undefined;
+    const retrieval = retrieve(index, input, queryVector, searched?.followUp);
     const answer = this.options.answererFor(project).answer({ conversation, ...retrieval, signal });
     // The thread and the question are stored before the answer streams: the id the client gets in
     // the first chunk must continue the conversation even when this answer fails or is stopped.

@@ -9,7 +9,7 @@ import {
   type SearchHit,
 } from '../docs/index.js';
 import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
-import { ANSWER_RELEVANCE_THRESHOLD, confidence } from './answer/extractive.js';
+import { ANSWER_RELEVANCE_THRESHOLD, PHRASE_FREE_THRESHOLD, confidence } from './answer/extractive.js';
 
 /**
  * A message at least this share of whose words no page holds is not about the docs, whatever
@@ -61,8 +61,10 @@ export function retrieve(
   index: DocsIndex,
   input: RetrievalInput,
   queryVector?: readonly number[],
+  leans?: boolean,
 ): Retrieval {
-  const followUp = leansOnThread(index, input);
+  // Decided once per question: it may take a search of its own (`answeredAlone`).
+  const followUp = leans ?? leansOnThread(index, input);
   const query = searchText(input, followUp);
   const cited = followUp ? (input.citedPaths ?? []) : [];
   // Two sections of a page at most, and the page counted once: the answer cites pages.
@@ -95,13 +97,21 @@ function leansOnThread(index: DocsIndex, input: RetrievalInput): boolean {
   const last = turns.at(-1)?.text ?? '';
   if (turns.length < 2 || !isFollowUp(last) || index.namesProduct(last)) return false;
   if (pointsOnlyBack(last)) return true;
-  if (index.unknownWordShare(last, input.filter?.language ?? undefined) >= UNKNOWN_WORD_SHARE) return false;
+  if (
+    index.unknownWordShare(last, { filter: input.filter ?? undefined, currentPath: input.currentPath }) >=
+    UNKNOWN_WORD_SHARE
+  )
+    return false;
   // Short for want of words, not for pointing back: it may name what it asks about ("Plivo",
   // "TTSCacheMixin", "use Claude as the LLM"), and then the page about that answers it alone.
   return pointsBack(last) || !answeredAlone(index, last, input);
 }
 
-/** Whether a search for `message` alone finds a page a first answer would be confident of. */
+/**
+ * Whether a search for `message` alone finds a page a first answer would be sure of: one that says
+ * it is about the message's one word, or, for two words, a confident page that holds them as a
+ * phrase ("Input muting") or is confident without one.
+ */
 function answeredAlone(index: DocsIndex, message: string, input: RetrievalInput): boolean {
   const [top] = index.search(message, {
     limit: 1,
@@ -109,7 +119,14 @@ function answeredAlone(index: DocsIndex, message: string, input: RetrievalInput)
     currentPath: input.currentPath,
     snippets: false,
   });
-  return top !== undefined && confidence(top, queryTerms(message).length) >= ANSWER_RELEVANCE_THRESHOLD;
+  if (top === undefined) return false;
+  const words = queryTerms(message).length;
+  if (words === 1) return top.about > 0;
+  const sure = confidence(top, words);
+  return (
+    sure >= PHRASE_FREE_THRESHOLD ||
+    (sure >= ANSWER_RELEVANCE_THRESHOLD && index.holdsPhrase(message, [top.urlPath], top.language))
+  );
 }
 
 /**
@@ -134,20 +151,29 @@ function addFollowUpSections(
     snippets: false,
   });
   for (const hit of hits) {
-    if (passages.some((passage) => passage.url === hit.url)) continue;
+    // Sections of a page may share a link (accordions link to the heading they sit in).
+    if (passages.some((passage) => sameSection(passage, hit))) continue;
     const last = passages.findLastIndex((passage) => passage.urlPath === hit.urlPath);
     const { relevance, about } = passages[last]!;
     passages.splice(last + 1, 0, { ...hit, relevance, about });
   }
 }
 
+function sameSection(left: SearchHit, right: SearchHit): boolean {
+  return left.url === right.url && left.heading === right.heading && left.body === right.body;
+}
+
 function lastUserText(conversation: ConversationTurn[]): string {
   return conversation.findLast((turn) => turn.role === 'user')?.text ?? '';
 }
 
-/** The text a conversation is searched with (its last question, and what a follow-up leans on). */
-export function retrievalQuery(index: DocsIndex, input: RetrievalInput): string {
-  return searchText(input, leansOnThread(index, input));
+/**
+ * The text a conversation is searched with (its last question, and what a follow-up leans on),
+ * and whether it leans on the thread: pass that on to `retrieve`.
+ */
+export function retrievalQuery(index: DocsIndex, input: RetrievalInput): { text: string; followUp: boolean } {
+  const followUp = leansOnThread(index, input);
+  return { text: searchText(input, followUp), followUp };
 }
 
 function searchText(input: RetrievalInput, followUp: boolean): string {

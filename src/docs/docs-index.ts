@@ -282,10 +282,12 @@ export class DocsIndex {
     const shown = foldFamilies(capPerPage(ranked, maxPerPage, ranked.length), this.families, limit);
     const pageIds = [...new Set(shown.map((row) => row.pageId))];
     const about = this.relevance.measure(concepts, pageIds, filter.language, 'about');
+    const fused = ranked !== candidates;
     return shown.flatMap((row) =>
       this.toHit(row, options.snippets !== false && lexical.has(row.id) ? match : null, {
         relevance: relevance.get(row.pageId) ?? 0,
         about: about.get(row.pageId) ?? 0,
+        ...(fused ? {} : { lexicalScore: row.score / (boosts.get(row.pageId) ?? 1) }),
       }),
     );
   }
@@ -335,8 +337,16 @@ export class DocsIndex {
     return this.namesSite(queryConcepts(query));
   }
 
-  /** The share (0-1) of the searchable words of `query` that no page of `language` holds in any form. */
-  unknownWordShare(query: string, language = this.site.defaultLanguage): number {
+  /**
+   * The share (0-1) of the searchable words of `query` that no page holds, nor any word the
+   * synonym table gives for them, in the language a search with `options` would search.
+   */
+  unknownWordShare(query: string, options: Pick<SearchOptions, 'filter' | 'currentPath'> = {}): number {
+    const currentPath = options.currentPath
+      ? this.neighbourhoods.resolve(normalizeUrlPath(options.currentPath))
+      : undefined;
+    const currentId = currentPath === undefined ? undefined : this.neighbourhoods.pageId(currentPath);
+    const { language } = this.statementFilter(options.filter ?? undefined, currentId);
     return this.relevance.unheldShare(queryConcepts(query), language);
   }
 
@@ -468,7 +478,7 @@ export class DocsIndex {
   private toHit(
     row: RankedSection,
     match: string | null,
-    shares: Pick<SearchHit, 'relevance' | 'about'>,
+    shares: Pick<SearchHit, 'relevance' | 'about' | 'lexicalScore'>,
   ): SearchHit[] {
     const page = this.pages.get(row.pageId)!;
     const text = this.statements.text(row.id, match, page.language);

@@ -207,7 +207,7 @@ export class SearchStatements {
         else this.pageSectionIds!.set(pageId, [id]);
       });
     }
-    return pageIds.flatMap((pageId) => this.pageSectionIds!.get(pageId) ?? []);
+    return [...new Set(pageIds)].flatMap((pageId) => this.pageSectionIds!.get(pageId) ?? []);
   }
 
   /** The page of every section, indexed by section id (read once: an index never changes). */

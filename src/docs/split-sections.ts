@@ -61,18 +61,20 @@ const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 const HEADING_MDX = /^[ \t]*(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const HEADING_MARKDOWN = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const ESM_START = /^(import|export)[\s{*]/;
-/** An accordion's opening tag, its title in group 2 or 3. */
-const COMPONENT_OPEN = /^[ \t]*<(Accordion|Expandable)\b[^>]*?\btitle=(?:"([^"]*)"|'([^']*)')/;
-const COMPONENT_ID = /\bid=(?:"([^"]*)"|'([^']*)')/;
-const COMPONENT_CLOSE = /<\/(?:Accordion|Expandable)>[ \t]*$/;
+/** An accordion's opening tag (quoted values may hold `>`), its title in group 2 or 3. */
+const COMPONENT_OPEN =
+  /^[ \t]*<(Accordion|Expandable)\b(?=[^>]*?\stitle=(?:"([^"]*)"|'([^']*)'))(?:[^>"']|"[^"]*"|'[^']*')*>?/;
+const COMPONENT_ID = /\sid=(?:"([^"]+)"|'([^']+)')/;
+const COMPONENT_CLOSE = /<\/(?:Accordion|Expandable)>/;
 
 /** Splits a page body (frontmatter already removed) into raw sections. */
 export function splitSections(body: string, options: SplitOptions): RawSection[] {
   const lines = body.split(/\r?\n/);
   const heading = options.mdx ? HEADING_MDX : HEADING_MARKDOWN;
   const sections: LinesSection[] = [{ level: 0, heading: '', parts: [], kind: 'heading' }];
-  // The heading the current accordions sit in.
+  // The heading the current accordions sit in, and the accordions open in it, innermost last.
   let enclosing = sections[0]!;
+  const open: LinesSection[] = [];
   let index = 0;
   while (index < lines.length) {
     const line = lines[index]!;
@@ -91,24 +93,28 @@ export function splitSections(body: string, options: SplitOptions): RawSection[]
     const component = options.mdx ? COMPONENT_OPEN.exec(line) : null;
     const match = heading.exec(line);
     if (component) {
-      const id = COMPONENT_ID.exec(line.slice(0, line.indexOf('>') + 1 || undefined));
-      sections.push({
-        level: Math.min(6, Math.max(1, enclosing.level) + 1),
+      const parent = open.at(-1) ?? enclosing;
+      const id = COMPONENT_ID.exec(component[0]);
+      const opened: LinesSection = {
+        level: Math.max(1, parent.level) + 1,
         heading: component[2] ?? component[3] ?? '',
         parts: [],
         kind: 'component',
         anchor: id ? (id[1] ?? id[2]) : undefined,
-      });
-      addPart(sections[sections.length - 1]!, false, [line]);
-      if (COMPONENT_CLOSE.test(line))
-        sections.push({ level: enclosing.level, heading: enclosing.heading, parts: [], kind: 'resumed' });
+      };
+      sections.push(opened);
+      addPart(opened, false, [line]);
+      if (component[0].endsWith('/>') || COMPONENT_CLOSE.test(line)) sections.push(resumed(parent));
+      else open.push(opened);
     } else if (match && match[2] !== '') {
+      open.length = 0;
       enclosing = { level: match[1]!.length, heading: match[2]!, parts: [], kind: 'heading' };
       sections.push(enclosing);
     } else {
       addPart(section, false, [line]);
-      if (section.kind === 'component' && COMPONENT_CLOSE.test(line)) {
-        sections.push({ level: enclosing.level, heading: enclosing.heading, parts: [], kind: 'resumed' });
+      if (open.length > 0 && COMPONENT_CLOSE.test(line)) {
+        open.pop();
+        sections.push(resumed(open.at(-1) ?? enclosing));
       }
     }
     index += 1;
@@ -138,4 +144,9 @@ function addPart(section: LinesSection, code: boolean, lines: string[]): void {
   // Consecutive prose lines gather into one part, joined once when the split is done.
   if (last && !code && !last.code) last.lines.push(...lines);
   else section.parts.push({ code, lines });
+}
+
+/** The section that takes up again what an accordion interrupted: its heading, or the accordion it sat in. */
+function resumed(parent: LinesSection): LinesSection {
+  return { level: parent.level, heading: parent.heading, parts: [], kind: 'resumed', anchor: parent.anchor };
 }

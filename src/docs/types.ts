@@ -78,6 +78,12 @@ export interface SearchHit {
   /** Relevance, higher is better (negated `bm25()` times any `currentPath` boost). */
   score: number;
   /**
+   * `score` without the boosts of the reader's current page and of the pages a thread cited:
+   * comparable between the hits of one search. Absent when sections near in meaning were fused in,
+   * whose scores are reciprocal ranks.
+   */
+  lexicalScore?: number;
+  /**
    * Share (0-1) of the question this section's page holds: the question's words it contains, each
    * weighted by how rare it is in the docs (a word no page has weighs most). Comparable across
    * questions, unlike `score`, so answerers can decline when it is low.

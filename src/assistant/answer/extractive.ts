@@ -125,6 +125,9 @@ export class ExtractiveAnswerer implements Answerer {
         .slice(0, -1)
         .some((turn) => turn.role === 'assistant' && !turn.text.startsWith(NOT_COVERED));
     const words = queryTerms(input.query).length;
+    // The rules for long and singling-out questions count the reader's own words, not those of
+    // the context or the earlier turns the search added.
+    const own = queryTerms(question).length;
     const best = Math.max(
       0,
       ...passages.map((passage) => (answered ? passage.relevance : confidence(passage, words))),
@@ -133,14 +136,14 @@ export class ExtractiveAnswerer implements Answerer {
     const unphrased =
       !answered &&
       best < PHRASE_FREE_THRESHOLD &&
-      !(words > 2 && standsOut(passages, STANDS_OUT)) &&
-      words < LONG_QUESTION_WORDS &&
+      !(own > 2 && standsOut(passages, STANDS_OUT)) &&
+      own < LONG_QUESTION_WORDS &&
       !input.holdsPhrase();
     // Below the bar, a question whose words single out one page far ahead of the rest, and which
     // that page's neighbourhood holds in a phrase, is about that page in the reader's words.
     const singledOut =
       !answered &&
-      words > 2 &&
+      own > 2 &&
       best >= SINGLED_OUT_THRESHOLD &&
       standsOut(passages, STANDS_FAR_OUT) &&
       input.holdsPhrase();
@@ -170,18 +173,19 @@ export class ExtractiveAnswerer implements Answerer {
 }
 
 /**
- * Whether the first page stands out from the next one (`STANDS_OUT`): a question whose words
- * single out one page is about that page, even where its words for the subject are not the page's
- * ("a definition when someone hovers over a word" and the tooltips page). Words an off-topic
- * question shares with the docs are common ones, spread over many pages that rank close together.
- * A page found alone has nothing to stand out from: a question whose words only one page holds
- * may hold only one of them.
- * Search scores are comparable only within one search, so the ratio is what is compared; with
- * vectors fused in, the scores are reciprocal ranks, close together, and the test does not pass.
+ * Whether the first page stands out from the next one by `factor`: a question whose words single
+ * out one page is about that page, even where its words for the subject are not the page's ("a
+ * definition when someone hovers over a word" and the tooltips page). Words an off-topic question
+ * shares with the docs are common ones, spread over many pages that rank close together. Search
+ * scores are comparable only within one search, so the ratio is what is compared, and without the
+ * boosts of the reader's page or the thread. A page found alone has nothing to stand out from: a
+ * question whose words only one page holds may hold only one of them. With sections near in
+ * meaning fused in, the scores are reciprocal ranks, and the test does not apply.
  */
 function standsOut(pages: SearchHit[], factor: number): boolean {
   const [first, second] = pages;
-  return first !== undefined && second !== undefined && first.score >= factor * second.score;
+  const [top, next] = [first?.lexicalScore, second?.lexicalScore];
+  return top !== undefined && next !== undefined && top >= factor * next;
 }
 
 /**
