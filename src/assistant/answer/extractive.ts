@@ -50,9 +50,9 @@ export const STANDS_OUT = 2;
  */
 export const LONG_QUESTION_WORDS = 8;
 /**
- * Below `ANSWER_RELEVANCE_THRESHOLD`, down to `SINGLED_OUT_THRESHOLD`, a question of three words
- * or more is still answered when its first page scores at least `STANDS_FAR_OUT` times the next
- * and a retrieved page holds a phrase of it. Long questions in a reader's own words hold a small
+ * Below `ANSWER_RELEVANCE_THRESHOLD`, a question of three words or more is still answered when its
+ * first page, of confidence `SINGLED_OUT_THRESHOLD` or more, scores at least `STANDS_FAR_OUT` times
+ * the next and a retrieved page holds a phrase of it. Long questions in a reader's own words hold a small
  * share of any page ("talking head avatar from Simli that lip-syncs to the bot's voice"), yet
  * single out the page about them. Over 260 reader questions and 152 off-topic ones per site, this
  * answered two more reader questions and no off-topic one; an off-topic question with a phrase on
@@ -139,12 +139,14 @@ export class ExtractiveAnswerer implements Answerer {
       !(own > 2 && standsOut(passages, STANDS_OUT)) &&
       own < LONG_QUESTION_WORDS &&
       !input.holdsPhrase();
-    // Below the bar, a question whose words single out one page far ahead of the rest, and which
-    // that page's neighbourhood holds in a phrase, is about that page in the reader's words.
+    // Below the bar, a question whose words single out one page far ahead of the rest, a phrase
+    // of which a retrieved page holds, is about that page in the reader's words.
+    const first = passages[0];
     const singledOut =
       !answered &&
       own > 2 &&
-      best >= SINGLED_OUT_THRESHOLD &&
+      first !== undefined &&
+      confidence(first, words) >= SINGLED_OUT_THRESHOLD &&
       standsOut(passages, STANDS_FAR_OUT) &&
       input.holdsPhrase();
     if ((best < threshold && !singledOut) || words === 0 || unphrased) {
