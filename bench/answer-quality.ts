@@ -51,25 +51,18 @@ const row = (name: string, scores: RankScores) =>
   `| ${name} | ${scores.queries} | ${percent(scores.hit1)} | ${percent(scores.hit5)} | ${scores.mrr.toFixed(3)} |`;
 
 async function main(): Promise<void> {
-  const which: Half = process.argv.includes('--fresh8')
-    ? 'fresh8'
-    : process.argv.includes('--fresh7')
-      ? 'fresh7'
-      : process.argv.includes('--fresh6')
-        ? 'fresh6'
-        : process.argv.includes('--fresh5')
-          ? 'fresh5'
-          : process.argv.includes('--fresh4')
-            ? 'fresh4'
-            : process.argv.includes('--fresh3')
-              ? 'fresh3'
-              : process.argv.includes('--fresh2')
-                ? 'fresh2'
-                : process.argv.includes('--fresh')
-                  ? 'fresh'
-                  : process.argv.includes('--tune')
-                    ? 'tune'
-                    : 'held-out';
+  const flags: Half[] = [
+    'tune',
+    'fresh',
+    'fresh2',
+    'fresh3',
+    'fresh4',
+    'fresh5',
+    'fresh6',
+    'fresh7',
+    'fresh8',
+  ];
+  const which: Half = flags.find((flag) => process.argv.includes(`--${flag}`)) ?? 'held-out';
   // The newest fresh sets are measured, never studied: per-question lines would make them tuning data.
   const verbose = process.argv.includes('--verbose') && !isUntuned(which);
   const titles: Record<Half, string> = {

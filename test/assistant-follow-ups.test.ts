@@ -36,8 +36,8 @@ const files = [
 const index = DocsIndex.build(files);
 const answerer = new ExtractiveAnswerer();
 
-async function ask(conversation: ConversationTurn[], citedPaths?: string[]) {
-  const retrieval = retrieve(index, { conversation, retrievalPageSize: 5, citedPaths });
+async function ask(conversation: ConversationTurn[], citedPaths?: string[], site = index) {
+  const retrieval = retrieve(site, { conversation, retrievalPageSize: 5, citedPaths });
   const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
   let text = '';
   for await (const delta of answer.text) text += delta;
@@ -209,14 +209,11 @@ describe('follow-ups that add information', () => {
         content: page(title, `${title} changes take effect at once, they take no time.`),
       })),
     ]);
-    const ask = async (conversation: ConversationTurn[], citedPaths?: string[]) => {
-      const retrieval = retrieve(site, { conversation, retrievalPageSize: 5, citedPaths });
-      const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
-      let text = '';
-      for await (const delta of answer.text) text += delta;
-      return { text, sources: answer.sources.map((source) => source.url.replace(/#.*$/, '')) };
-    };
-    const first = await ask([{ role: 'user', text: 'How do I add a custom domain in the dashboard?' }]);
+    const first = await ask(
+      [{ role: 'user', text: 'How do I add a custom domain in the dashboard?' }],
+      undefined,
+      site,
+    );
     expect(first.sources[0]).toBe('/guides/domains');
     const second = await ask(
       [
@@ -225,6 +222,7 @@ describe('follow-ups that add information', () => {
         { role: 'user', text: 'how long does it take?' },
       ],
       first.sources,
+      site,
     );
     expect(second.text).toContain('48 hours');
     site.close();
