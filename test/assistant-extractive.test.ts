@@ -87,6 +87,22 @@ const hit = (urlPath: string, relevance: number, body: string, about = relevance
   about,
 });
 
+/** A hit whose full-text score (with and without boosts) is `score`. */
+const scored = (passage: SearchHit, score: number): SearchHit => ({ ...passage, score, lexicalScore: score });
+
+/** The pages a first question cites, answered from `passages`. */
+const citedFor = (question: string, passages: SearchHit[], holdsPhrase: boolean) =>
+  answerer
+    .answer({
+      conversation: [user(question)],
+      query: question,
+      passages,
+      holdsPhrase: () => holdsPhrase,
+      followUp: false,
+      signal: new AbortController().signal,
+    })
+    .sources.map((source) => source.url);
+
 describe('extractive answers', () => {
   it('quotes the code of a section that is only code, and cites it', async () => {
     const answer = await ask([user('how do I migrate my pipeline setup to v2')]);
@@ -201,27 +217,17 @@ describe('extractive answers', () => {
   it('answers a doubtful question without a phrase when its words single out one page', () => {
     // "hovers over a word" is not the tooltips page's wording, but no other page comes close.
     const ask = (question: string, scores: [number, number]) =>
-      answerer
-        .answer({
-          conversation: [user(question)],
-          query: question,
-          passages: [
-            {
-              ...hit('/components/tooltips', 0.5, 'Show a definition when readers hover over text.'),
-              score: scores[0],
-              lexicalScore: scores[0],
-            },
-            {
-              ...hit('/components/badge', 0.2, 'A badge marks a word.'),
-              score: scores[1],
-              lexicalScore: scores[1],
-            },
-          ],
-          holdsPhrase: () => false,
-          followUp: false,
-          signal: new AbortController().signal,
-        })
-        .sources.map((source) => source.url);
+      citedFor(
+        question,
+        [
+          scored(
+            hit('/components/tooltips', 0.5, 'Show a definition when readers hover over text.'),
+            scores[0],
+          ),
+          scored(hit('/components/badge', 0.2, 'A badge marks a word.'), scores[1]),
+        ],
+        false,
+      );
     const question = 'show a definition when someone hovers over a word';
     expect(ask(question, [10, 4])).toEqual(['/components/tooltips', '/components/badge']);
     // Pages close together: the question's words are spread over the docs, so it declines.
@@ -232,17 +238,14 @@ describe('extractive answers', () => {
 
   it('answers a long doubtful question without a phrase, a shorter one only with one', () => {
     const ask = (question: string) =>
-      answerer.answer({
-        conversation: [user(question)],
-        query: question,
-        passages: [
+      citedFor(
+        question,
+        [
           hit('/editor', 0.45, 'Two people editing one page see each other; the last save wins.'),
           hit('/editor/settings', 0.4, 'Editor settings.'),
         ],
-        holdsPhrase: () => false,
-        followUp: false,
-        signal: new AbortController().signal,
-      }).sources.length;
+        false,
+      ).length;
     // Eight searchable words: an off-topic question this long holds little of any page.
     expect(
       ask('two of us edit the same page in the browser editor together, will we overwrite changes?'),
@@ -253,27 +256,14 @@ describe('extractive answers', () => {
   it('answers below the bar a long question that singles out one page far ahead and holds a phrase', () => {
     const question = "talking head avatar from Simli that lip-syncs to the bot's voice";
     const ask = (scores: [number, number], holds: boolean) =>
-      answerer
-        .answer({
-          conversation: [user(question)],
-          query: question,
-          passages: [
-            {
-              ...hit('/video/simli', 0.3, 'Simli renders an avatar synced to the bot audio.'),
-              score: scores[0],
-              lexicalScore: scores[0],
-            },
-            {
-              ...hit('/video/tavus', 0.17, 'Tavus renders a video replica.'),
-              score: scores[1],
-              lexicalScore: scores[1],
-            },
-          ],
-          holdsPhrase: () => holds,
-          followUp: false,
-          signal: new AbortController().signal,
-        })
-        .sources.map((source) => source.url);
+      citedFor(
+        question,
+        [
+          scored(hit('/video/simli', 0.3, 'Simli renders an avatar synced to the bot audio.'), scores[0]),
+          scored(hit('/video/tavus', 0.17, 'Tavus renders a video replica.'), scores[1]),
+        ],
+        holds,
+      );
     expect(ask([108, 30], true)).toEqual(['/video/simli', '/video/tavus']);
     // Twice the next page is not far enough below the bar; nor is standing out without a phrase.
     expect(ask([108, 50], true)).toEqual([]);

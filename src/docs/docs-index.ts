@@ -240,10 +240,7 @@ export class DocsIndex {
     if (!this.database.open) throw new Error('The docs index is closed.');
     const requested = Math.floor(options.limit ?? 5);
     const limit = Number.isFinite(requested) ? Math.min(50, Math.max(1, requested)) : 5;
-    const currentPath = options.currentPath
-      ? this.neighbourhoods.resolve(normalizeUrlPath(options.currentPath))
-      : undefined;
-    const currentId = currentPath === undefined ? undefined : this.neighbourhoods.pageId(currentPath);
+    const { currentPath, currentId } = this.currentPage(options.currentPath);
     const concepts = queryConcepts(query);
     const match = matchExpression(concepts);
     if (match === null) {
@@ -342,10 +339,7 @@ export class DocsIndex {
    * synonym table gives for them, in the language a search with `options` would search.
    */
   unknownWordShare(query: string, options: Pick<SearchOptions, 'filter' | 'currentPath'> = {}): number {
-    const currentPath = options.currentPath
-      ? this.neighbourhoods.resolve(normalizeUrlPath(options.currentPath))
-      : undefined;
-    const currentId = currentPath === undefined ? undefined : this.neighbourhoods.pageId(currentPath);
+    const { currentId } = this.currentPage(options.currentPath);
     const { language } = this.statementFilter(options.filter ?? undefined, currentId);
     return this.relevance.unheldShare(queryConcepts(query), language);
   }
@@ -462,6 +456,15 @@ export class DocsIndex {
 
   private pageFactor(pageId: number): number {
     return this.hasNavigation && this.pages.get(pageId)!.groups.length === 0 ? OFF_NAVIGATION_FACTOR : 1;
+  }
+
+  /** The indexed page a reader's `currentPath` (a path or a full URL) names, if any. */
+  private currentPage(path: string | undefined): { currentPath?: string; currentId?: number } {
+    const currentPath = path ? this.neighbourhoods.resolve(normalizeUrlPath(path)) : undefined;
+    return {
+      currentPath,
+      currentId: currentPath === undefined ? undefined : this.neighbourhoods.pageId(currentPath),
+    };
   }
 
   private statementFilter(filter: SearchFilter | undefined, currentId: number | undefined): StatementFilter {
