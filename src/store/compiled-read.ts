@@ -11,7 +11,8 @@ import type { OpenDatabase } from './database.js';
  * On SQLite the SQL runs on a prepared statement of its own that hands back each row as an array
  * of values: better-sqlite3 builds a row object by creating every column's name string again and
  * setting it as a property from C++, which cost more than the query itself; the rows are built
- * here with the names read once. On PostgreSQL the compiled query goes through Kysely.
+ * here with the names read once. The reads of one turn of the event loop run together in one read
+ * transaction (see SqliteReadBatch). On PostgreSQL the compiled query goes through Kysely.
  */
 export function compiledRead<Args extends unknown[], Row>(
   database: OpenDatabase,
@@ -31,19 +32,24 @@ export function compiledRead<Args extends unknown[], Row>(
     return async (...args) =>
       (await database.db.executeQuery<Row>({ ...compiled, parameters: values(args) })).rows;
   }
-  const { db, sqlite } = database;
+  const { db, sqlite, reads } = database;
   const statement = sqlite.prepare(compiled.sql).raw(true);
   const columns = statement.columns().map((column) => column.name);
+  const named = (rows: unknown[][]) =>
+    rows.map((row) => {
+      const each: Record<string, unknown> = {};
+      for (let index = 0; index < columns.length; index += 1) each[columns[index]!] = row[index];
+      return each as Row;
+    });
+  const throughKysely = async (args: Args) =>
+    (await db.executeQuery<Row>({ ...compiled, parameters: values(args) })).rows;
   return async (...args) => {
     // A transaction of Kysely's is open across an await on the one connection: a read now would see
     // its writes before they commit or roll back. Through Kysely, the read waits for its end.
-    if (sqlite.inTransaction)
-      return (await db.executeQuery<Row>({ ...compiled, parameters: values(args) })).rows;
-    const rows = statement.all(values(args)) as unknown[][];
-    return rows.map((row) => {
-      const named: Record<string, unknown> = {};
-      for (let index = 0; index < columns.length; index += 1) named[columns[index]!] = row[index];
-      return named as Row;
-    });
+    if (sqlite.inTransaction) return throughKysely(args);
+    return reads.run(
+      () => named(statement.all(values(args)) as unknown[][]),
+      () => throughKysely(args),
+    );
   };
 }

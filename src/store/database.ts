@@ -5,6 +5,7 @@ import pg from 'pg';
 import { ensurePrivateFile, ensurePrivateFolder } from '../private-files.js';
 import { migrationProvider } from './migrations.js';
 import { withStatementCache, type CachedStatementsDatabase } from './statement-cache.js';
+import { SqliteReadBatch } from './read-batch.js';
 import { SqliteWriteBatch } from './write-batch.js';
 import type { Database } from './schema.js';
 
@@ -23,6 +24,8 @@ export interface OpenSqliteDatabase extends OpenDatabaseBase {
   statements: CachedStatementsDatabase;
   /** Hot writes of concurrent requests, committed together. */
   writes: SqliteWriteBatch;
+  /** Hot reads of concurrent requests, run in one read transaction. */
+  reads: SqliteReadBatch;
 }
 
 export interface OpenPostgresDatabase extends OpenDatabaseBase {
@@ -70,11 +73,13 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
     expire integer
   )`);
   const writes = new SqliteWriteBatch(sqlite, statements);
+  const reads = new SqliteReadBatch(sqlite);
   const close = () => {
     writes.flush();
+    reads.flush();
     return db.destroy();
   };
-  return { db, dialect: 'sqlite', sqlite, statements, writes, close };
+  return { db, dialect: 'sqlite', sqlite, statements, writes, reads, close };
 }
 
 /**

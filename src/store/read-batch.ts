@@ -1,0 +1,66 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase } from '../sqlite.js';
+
+interface PendingRead {
+  read: () => unknown;
+  /** The same read through Kysely, for when a Kysely transaction holds the connection. */
+  waiting: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The hot reads asked for while the event loop works through its ready callbacks, run together in
+ * one read transaction when it is about to wait (`setImmediate`). A statement run alone is a
+ * transaction of its own: SQLite takes and drops the database's shared lock and a WAL read mark,
+ * several `fcntl` calls, and under load those cost a request more than the read itself. Every read
+ * of a group starts after the requests that asked for it arrived, so each sees what was committed
+ * before it was asked, and the group sees one snapshot.
+ *
+ * A read that throws fails alone. While a transaction of Kysely's is open across an await on the
+ * one connection, a read run now would see its writes before they commit or roll back, so the
+ * group goes through Kysely instead and waits for that transaction's end.
+ */
+export class SqliteReadBatch {
+  private pending: PendingRead[] = [];
+  private readonly begin: BetterSqlite3.Statement;
+  private readonly end: BetterSqlite3.Statement;
+
+  constructor(private readonly sqlite: SqliteDatabase) {
+    this.begin = sqlite.prepare('begin');
+    this.end = sqlite.prepare('commit');
+  }
+
+  /** Runs `read` with the next group; `waiting` is the same read through Kysely. */
+  run<T>(read: () => T, waiting: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ read, waiting, resolve: resolve as (value: unknown) => void, reject });
+      if (this.pending.length === 1) setImmediate(this.flush);
+    });
+  }
+
+  /** Runs what is waiting now (before the database closes). */
+  readonly flush = (): void => {
+    const group = this.pending;
+    if (group.length === 0) return;
+    this.pending = [];
+    if (this.sqlite.inTransaction) {
+      for (const each of group) each.waiting().then(each.resolve, each.reject);
+      return;
+    }
+    // One read is its own transaction already: a begin and a commit around it would only add two.
+    const together = group.length > 1;
+    if (together) this.begin.run();
+    try {
+      for (const each of group) {
+        try {
+          each.resolve(each.read());
+        } catch (error) {
+          each.reject(error);
+        }
+      }
+    } finally {
+      if (together) this.end.run();
+    }
+  };
+}
