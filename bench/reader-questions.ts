@@ -26,14 +26,14 @@ export const SITES: SiteName[] = ['mintlify', 'pipecat'];
 /**
  * Position parity decides the half of the first sets: even positions were tuned on, odd ones are
  * held out. The fresh sets (files ending in `-fresh.json`, `-fresh2.json`, `-fresh3.json`, then
- * `-fresh4.json` to `-fresh8.json`) were written later and are read whole. The first four, the
- * sixth and the seventh became tuning data once their baselines were taken; the fifth and eighth
- * are never tuned on (the fifth's figures were read whole while changing the code, never question
- * by question; the eighth is the newest).
+ * `-fresh4.json` to `-fresh9.json`) were written later and are read whole. The first four, the
+ * sixth and the seventh became tuning data once their baselines were taken; the fifth, eighth and
+ * ninth are never tuned on (the fifth's figures were read whole while changing the code, never
+ * question by question; the ninth is the newest).
  */
-export type Half = 'tune' | 'held-out' | `fresh${'' | 2 | 3 | 4 | 5 | 6 | 7 | 8}`;
+export type Half = 'tune' | 'held-out' | `fresh${'' | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`;
 /** The sets never tuned on: the benchmarks print no question of theirs. */
-export const isUntuned = (which: Half) => which === 'fresh5' || which === 'fresh8';
+export const isUntuned = (which: Half) => which === 'fresh5' || which === 'fresh8' || which === 'fresh9';
 /** Every set tuned on, pooled by the benchmarks' tuning figures. */
 export const TUNING_SETS: Half[] = [
   'tune',
@@ -63,11 +63,11 @@ export const offTopicQuestions = (which?: Half): string[] =>
 export const offTopicTuningQuestions = (): string[] =>
   read<{ questions: string[] }>('off-topic-questions-tuning.json').questions;
 /**
- * The follow-ups written with a set of reader questions (none for the sixth to eighth sets;
+ * The follow-ups written with a set of reader questions (none for the sixth to ninth sets;
  * `follow-ups-fresh6.json` is a set of its own, see `moreFollowUps`).
  */
 export const followUps = (which?: Half): FollowUpConversation[] =>
-  which === 'fresh6' || which === 'fresh7' || which === 'fresh8'
+  which === 'fresh6' || which === 'fresh7' || which === 'fresh8' || which === 'fresh9'
     ? []
     : read<{ conversations: FollowUpConversation[] }>(`follow-ups${suffix(which)}.json`).conversations;
 /**
