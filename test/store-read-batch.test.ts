@@ -46,7 +46,7 @@ describe('SQLite reads of one turn in one read transaction', () => {
     expect(database.sqlite.inTransaction).toBe(false);
   });
 
-  it('sees what another process committed before the read was asked', async () => {
+  it('sees what another process committed up to its turn, so all that was committed before it was asked', async () => {
     const { file, texts } = await setUp();
     const before = texts(0);
     const other = new SQLite(file);
@@ -54,6 +54,7 @@ describe('SQLite reads of one turn in one read transaction', () => {
     other.close();
     const after = texts(0);
     expect((await after).map((row) => row.text)).toEqual(['first', 'second']);
+    // Asked before the other commit, run after it: never older than when it was asked.
     expect((await before).map((row) => row.text)).toEqual(['first', 'second']);
   });
 
@@ -87,5 +88,44 @@ describe('SQLite reads of one turn in one read transaction', () => {
     });
     await expect(undone).rejects.toThrow('rolled back');
     expect((await read).map((row) => row.text)).toEqual(['first']);
+  });
+
+  it('runs the reads asked before a Kysely transaction begins first, so one awaited inside it settles', async () => {
+    const { database, texts } = await setUp();
+    const asked = texts(0);
+    const inside = await database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('notes' as never)
+        .values({ text: 'inside' })
+        .execute();
+      return (await asked).map((row) => row.text);
+    });
+    expect(inside).toEqual(['first']);
+  });
+
+  it('ends a group whose transaction a read’s error already rolled back, and settles every read', async () => {
+    const { database, texts } = await setUp();
+    const results = await Promise.allSettled([
+      database.reads.run(
+        () => {
+          database.sqlite.exec('rollback'); // as SQLite does itself on a full disk or out of memory
+          throw new Error('disk full');
+        },
+        () => Promise.resolve(),
+      ),
+      texts(0),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);
+    expect(database.sqlite.inTransaction).toBe(false);
+    expect((await texts(0)).map((row) => row.text)).toEqual(['first']);
+  });
+
+  it('rejects reads asked after the database closed, each on its own, without throwing elsewhere', async () => {
+    const { database: open, texts } = await setUp();
+    await open.close();
+    database = undefined;
+    const results = await Promise.allSettled([texts(0), texts(0)]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/not open/);
   });
 });

@@ -34,7 +34,7 @@ describe('prepared statements kept per SQL text', () => {
 
   it('keeps at most the given number of statements, dropping the least recently used', () => {
     sqlite = new SQLite(':memory:');
-    const cached = withStatementCache(sqlite, 2);
+    const cached = withStatementCache(sqlite, { maxStatements: 2 });
     const one = cached.prepare('select 1');
     const two = cached.prepare('select 2');
     expect(cached.prepare('select 1')).toBe(one);

@@ -63,7 +63,10 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const statements = withStatementCache(sqlite);
+  const reads = new SqliteReadBatch(sqlite);
+  // Reads asked before a Kysely transaction begins run before it: one awaited inside that
+  // transaction would otherwise wait for the connection the transaction holds.
+  const statements = withStatementCache(sqlite, { beforeBegin: reads.flush });
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   await migrate(db);
   // rate-limiter-flexible's own table, made before any request can count in it (as on PostgreSQL).
@@ -73,7 +76,6 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
     expire integer
   )`);
   const writes = new SqliteWriteBatch(sqlite, statements);
-  const reads = new SqliteReadBatch(sqlite);
   const close = () => {
     writes.flush();
     reads.flush();

@@ -39,7 +39,7 @@ export class SqliteReadBatch {
     });
   }
 
-  /** Runs what is waiting now (before the database closes). */
+  /** Runs what is waiting now (before the database closes, and before a Kysely transaction begins). */
   readonly flush = (): void => {
     const group = this.pending;
     if (group.length === 0) return;
@@ -49,18 +49,45 @@ export class SqliteReadBatch {
       return;
     }
     // One read is its own transaction already: a begin and a commit around it would only add two.
-    const together = group.length > 1;
-    if (together) this.begin.run();
+    // A begin that fails (the database closed) leaves each read to run, and fail, on its own.
+    if (group.length === 1 || !this.began()) {
+      for (const each of group) settle(each);
+      return;
+    }
     try {
-      for (const each of group) {
-        try {
-          each.resolve(each.read());
-        } catch (error) {
-          each.reject(error);
-        }
-      }
+      for (const each of group) settle(each);
     } finally {
-      if (together) this.end.run();
+      this.ended();
     }
   };
+
+  private began(): boolean {
+    try {
+      this.begin.run();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Ends the group's transaction. Some errors of a read (a full disk, out of memory) make SQLite
+   * roll it back already; a commit that fails is rolled back, so no later statement runs inside it.
+   */
+  private ended(): void {
+    if (!this.sqlite.inTransaction) return;
+    try {
+      this.end.run();
+    } catch {
+      if (this.sqlite.inTransaction) this.sqlite.exec('rollback');
+    }
+  }
+}
+
+function settle(pending: PendingRead): void {
+  try {
+    pending.resolve(pending.read());
+  } catch (error) {
+    pending.reject(error);
+  }
 }

@@ -19,8 +19,13 @@ export type CachedStatementsDatabase = {
  */
 export function withStatementCache(
   sqlite: SqliteDatabase,
-  maxStatements = MAX_STATEMENTS,
+  options: {
+    maxStatements?: number;
+    /** Runs just before a `begin` prepared here (Kysely's transactions) starts a transaction. */
+    beforeBegin?: () => void;
+  } = {},
 ): CachedStatementsDatabase {
+  const { maxStatements = MAX_STATEMENTS, beforeBegin } = options;
   const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     transaction: (fn) => sqlite.transaction(fn),
@@ -29,6 +34,9 @@ export function withStatementCache(
       sqlite.close();
     },
     prepare: (text: string) => {
+      // Kysely prepares its `begin` and runs it at once: what must happen before a transaction
+      // starts happens here.
+      if (text === 'begin') beforeBegin?.();
       const cached = statements.get(text);
       if (cached && !cached.busy) {
         // Re-inserted so the map's order is least recently used first.
