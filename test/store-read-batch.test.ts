@@ -21,28 +21,24 @@ describe('SQLite reads of one turn in one read transaction', () => {
     database = await openSqliteDatabase(file);
     database.sqlite.exec('create table notes (id integer primary key, text text not null)');
     database.sqlite.exec("insert into notes (text) values ('first')");
+    const notes = database.db.withTables<{ notes: { id: number; text: string } }>();
     const texts = compiledRead(
       database,
-      (after: number) =>
-        database!.db
-          .selectFrom('notes' as never)
-          .select('text' as never)
-          .where('id' as never, '>', after),
+      (after: number) => notes.selectFrom('notes').select('text').where('id', '>', after),
       [-1],
-    ) as (after: number) => Promise<{ text: string }[]>;
+    );
     return { database, file, texts };
   }
 
   it('runs the reads asked for together in one transaction; a read alone runs without one', async () => {
     const { database } = await setUp();
     const inTransaction = () => database.sqlite.inTransaction;
-    const fallback = () => Promise.reject(new Error('not through Kysely'));
-    expect(await Promise.all([1, 2, 3].map(() => database.reads.run(inTransaction, fallback)))).toEqual([
+    expect(await Promise.all([1, 2, 3].map(() => database.reads.run(inTransaction)))).toEqual([
       true,
       true,
       true,
     ]);
-    expect(await database.reads.run(inTransaction, fallback)).toBe(false);
+    expect(await database.reads.run(inTransaction)).toBe(false);
     expect(database.sqlite.inTransaction).toBe(false);
   });
 
@@ -62,12 +58,9 @@ describe('SQLite reads of one turn in one read transaction', () => {
     const { database, texts } = await setUp();
     const results = await Promise.allSettled([
       texts(0),
-      database.reads.run(
-        () => {
-          throw new Error('this read failed');
-        },
-        () => Promise.resolve(),
-      ),
+      database.reads.run(() => {
+        throw new Error('this read failed');
+      }),
       texts(0),
     ]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
@@ -75,18 +68,27 @@ describe('SQLite reads of one turn in one read transaction', () => {
     expect(database.sqlite.inTransaction).toBe(false);
   });
 
-  it('waits for a Kysely transaction opened before its turn, and never sees its undone writes', async () => {
+  it('runs a read asked before a Kysely transaction begins before it, so it never sees the undone writes', async () => {
     const { database, texts } = await setUp();
-    const read = texts(0); // asked before the transaction begins, run after it began
+    const read = texts(0);
     const undone = database.db.transaction().execute(async (trx) => {
       await trx
-        .insertInto('notes' as never)
+        .withTables<{ notes: { text: string } }>()
+        .insertInto('notes')
         .values({ text: 'undone' })
         .execute();
-      await new Promise((resolve) => setTimeout(resolve, 20)); // the group's turn comes meanwhile
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the read's turn would come meanwhile
       throw new Error('rolled back');
     });
     await expect(undone).rejects.toThrow('rolled back');
+    expect((await read).map((row) => row.text)).toEqual(['first']);
+  });
+
+  it('waits for the end of a transaction opened outside Kysely before its turn', async () => {
+    const { database, texts } = await setUp();
+    const read = texts(0);
+    database.sqlite.exec("begin; insert into notes (text) values ('undone')");
+    setTimeout(() => database.sqlite.exec('rollback'), 20);
     expect((await read).map((row) => row.text)).toEqual(['first']);
   });
 
@@ -95,7 +97,8 @@ describe('SQLite reads of one turn in one read transaction', () => {
     const asked = texts(0);
     const inside = await database.db.transaction().execute(async (trx) => {
       await trx
-        .insertInto('notes' as never)
+        .withTables<{ notes: { text: string } }>()
+        .insertInto('notes')
         .values({ text: 'inside' })
         .execute();
       return (await asked).map((row) => row.text);
@@ -106,13 +109,10 @@ describe('SQLite reads of one turn in one read transaction', () => {
   it('ends a group whose transaction a read’s error already rolled back, and settles every read', async () => {
     const { database, texts } = await setUp();
     const results = await Promise.allSettled([
-      database.reads.run(
-        () => {
-          database.sqlite.exec('rollback'); // as SQLite does itself on a full disk or out of memory
-          throw new Error('disk full');
-        },
-        () => Promise.resolve(),
-      ),
+      database.reads.run(() => {
+        database.sqlite.exec('rollback'); // as SQLite does itself on a full disk or out of memory
+        throw new Error('disk full');
+      }),
       texts(0),
     ]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);

@@ -47,9 +47,6 @@ export function compiledRead<Args extends unknown[], Row>(
     // A transaction of Kysely's is open across an await on the one connection: a read now would see
     // its writes before they commit or roll back. Through Kysely, the read waits for its end.
     if (sqlite.inTransaction) return throughKysely(args);
-    return reads.run(
-      () => named(statement.all(values(args)) as unknown[][]),
-      () => throughKysely(args),
-    );
+    return reads.run(() => named(statement.all(values(args)) as unknown[][]));
   };
 }

@@ -3,8 +3,6 @@ import type { SqliteDatabase } from '../sqlite.js';
 
 interface PendingRead {
   read: () => unknown;
-  /** The same read through Kysely, for when a Kysely transaction holds the connection. */
-  waiting: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -17,9 +15,10 @@ interface PendingRead {
  * of a group starts after the requests that asked for it arrived, so each sees what was committed
  * before it was asked, and the group sees one snapshot.
  *
- * A read that throws fails alone. While a transaction of Kysely's is open across an await on the
- * one connection, a read run now would see its writes before they commit or roll back, so the
- * group goes through Kysely instead and waits for that transaction's end.
+ * A read that throws fails alone. The reads asked before a transaction of Kysely's begins on the
+ * one connection run just before it (`flush` is called then), so none sees its writes before they
+ * commit or roll back, and one awaited inside it settles. Should a group find another transaction
+ * open all the same, it waits for its end, as the write batch does.
  */
 export class SqliteReadBatch {
   private pending: PendingRead[] = [];
@@ -31,23 +30,23 @@ export class SqliteReadBatch {
     this.end = sqlite.prepare('commit');
   }
 
-  /** Runs `read` with the next group; `waiting` is the same read through Kysely. */
-  run<T>(read: () => T, waiting: () => Promise<T>): Promise<T> {
+  /** Runs `read` with the next group. */
+  run<T>(read: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ read, waiting, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({ read, resolve: resolve as (value: unknown) => void, reject });
       if (this.pending.length === 1) setImmediate(this.flush);
     });
   }
 
   /** Runs what is waiting now (before the database closes, and before a Kysely transaction begins). */
   readonly flush = (): void => {
-    const group = this.pending;
-    if (group.length === 0) return;
-    this.pending = [];
+    if (this.pending.length === 0) return;
     if (this.sqlite.inTransaction) {
-      for (const each of group) each.waiting().then(each.resolve, each.reject);
+      setTimeout(this.flush, 1);
       return;
     }
+    const group = this.pending;
+    this.pending = [];
     // One read is its own transaction already: a begin and a commit around it would only add two.
     // A begin that fails (the database closed) leaves each read to run, and fail, on its own.
     if (group.length === 1 || !this.began()) {
