@@ -100,7 +100,10 @@ describe('webhook deliveries against docwright serve', () => {
 
     expect(declared.status).toBe(413);
     expect(declared.ms).toBeLessThan(2000);
-    expect(streamed.status).toBe(413);
+    // The server answers 413 and closes while the client is still sending: the reset of the unread
+    // bytes can reach the client before it reads the answer, which it then never sees (status 0).
+    // What the server answered is in its log, below.
+    expect([413, 0]).toContain(streamed.status);
     expect(streamed.ms).toBeLessThan(5000);
     // Reading stopped at the 25 MiB cap, not at 200 MiB.
     expect(streamed.sentBytes).toBeLessThan(120 * MiB);
@@ -112,8 +115,9 @@ describe('webhook deliveries against docwright serve', () => {
     const refused = log.split('\n').filter((line) => line.includes('webhook delivery refused'));
     expect(refused).toHaveLength(2);
     expect(JSON.parse(refused[0]!)).toMatchObject({ event: 'issue_comment', status: 413, size: 200 * MiB });
+    expect(JSON.parse(refused[1]!)).toMatchObject({ event: 'issue_comment', status: 413 });
     console.log(
-      `200 MiB deliveries: 413 after ${declared.ms} ms (declared) and ${streamed.ms} ms (chunked, ${streamed.sentBytes / MiB} MiB sent); ` +
+      `200 MiB deliveries: 413 after ${declared.ms} ms (declared), ${streamed.status || 'reset before the answer was read'} after ${streamed.ms} ms (chunked, ${streamed.sentBytes / MiB} MiB sent); ` +
         `VmHWM ${(before.peakKb / 1024) | 0} -> ${(after.peakKb / 1024) | 0} MiB; log +${logGrowth} bytes`,
     );
   }, 60_000);
