@@ -1,33 +1,20 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SQLite } from '../src/sqlite.js';
 import { compiledRead } from '../src/store/compiled-read.js';
-import { openSqliteDatabase, type OpenSqliteDatabase } from '../src/store/database.js';
+import { notesDatabases } from './helpers/notes-database.js';
 
 describe('SQLite reads of one turn in one read transaction', () => {
-  let database: OpenSqliteDatabase | undefined;
-  let dir: string | undefined;
-  afterEach(async () => {
-    await database?.close();
-    database = undefined;
-    if (dir) await fs.rm(dir, { recursive: true, force: true });
-  });
+  const notesDatabase = notesDatabases();
 
   async function setUp() {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-reads-'));
-    const file = path.join(dir, 'docwright.db');
-    database = await openSqliteDatabase(file);
-    database.sqlite.exec('create table notes (id integer primary key, text text not null)');
-    database.sqlite.exec("insert into notes (text) values ('first')");
+    const { database, file, close } = await notesDatabase(['first']);
     const notes = database.db.withTables<{ notes: { id: number; text: string } }>();
     const texts = compiledRead(
       database,
       (after: number) => notes.selectFrom('notes').select('text').where('id', '>', after),
       [-1],
     );
-    return { database, file, texts };
+    return { database, file, close, texts };
   }
 
   it('runs the reads asked for together in one transaction; a read alone runs without one', async () => {
@@ -121,9 +108,8 @@ describe('SQLite reads of one turn in one read transaction', () => {
   });
 
   it('rejects reads asked after the database closed, each on its own, without throwing elsewhere', async () => {
-    const { database: open, texts } = await setUp();
-    await open.close();
-    database = undefined;
+    const { close, texts } = await setUp();
+    await close();
     const results = await Promise.allSettled([texts(0), texts(0)]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
     expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/not open/);

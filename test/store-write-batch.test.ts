@@ -1,26 +1,9 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SQLite } from '../src/sqlite.js';
-import { openSqliteDatabase, type OpenSqliteDatabase } from '../src/store/database.js';
+import { notesDatabases } from './helpers/notes-database.js';
 
 describe('SQLite group commit of concurrent writes', () => {
-  let database: OpenSqliteDatabase | undefined;
-  let dir: string | undefined;
-  afterEach(async () => {
-    await database?.close();
-    database = undefined;
-    if (dir) await fs.rm(dir, { recursive: true, force: true });
-  });
-
-  async function setUp() {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-batch-'));
-    const file = path.join(dir, 'docwright.db');
-    database = await openSqliteDatabase(file);
-    database.sqlite.exec('create table notes (id integer primary key, text text not null unique)');
-    return { database, file };
-  }
+  const setUp = notesDatabases();
 
   const insert = (text: string) => (prepare: (sql: string) => { run(...values: unknown[]): unknown }) =>
     prepare('insert into notes (text) values (?)').run(text);

@@ -1,10 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase } from '../sqlite.js';
+import { TurnBatch, type Pending } from './turn-batch.js';
 
-interface PendingRead {
+interface PendingRead extends Pending {
   read: () => unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
 }
 
 /**
@@ -20,12 +19,12 @@ interface PendingRead {
  * commit or roll back, and one awaited inside it settles. Should a group find another transaction
  * open all the same, it waits for its end, as the write batch does.
  */
-export class SqliteReadBatch {
-  private pending: PendingRead[] = [];
+export class SqliteReadBatch extends TurnBatch<PendingRead> {
   private readonly begin: BetterSqlite3.Statement;
   private readonly end: BetterSqlite3.Statement;
 
-  constructor(private readonly sqlite: SqliteDatabase) {
+  constructor(sqlite: SqliteDatabase) {
+    super(sqlite);
     this.begin = sqlite.prepare('begin');
     this.end = sqlite.prepare('commit');
   }
@@ -33,20 +32,11 @@ export class SqliteReadBatch {
   /** Runs `read` with the next group. */
   run<T>(read: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ read, resolve: resolve as (value: unknown) => void, reject });
-      if (this.pending.length === 1) setImmediate(this.flush);
+      this.add({ read, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
-  /** Runs what is waiting now (before the database closes, and before a Kysely transaction begins). */
-  readonly flush = (): void => {
-    if (this.pending.length === 0) return;
-    if (this.sqlite.inTransaction) {
-      setTimeout(this.flush, 1);
-      return;
-    }
-    const group = this.pending;
-    this.pending = [];
+  protected runGroup(group: PendingRead[]): void {
     // One read is its own transaction already: a begin and a commit around it would only add two.
     // A begin that fails (the database closed) leaves each read to run, and fail, on its own.
     if (group.length === 1 || !this.began()) {
@@ -58,7 +48,7 @@ export class SqliteReadBatch {
     } finally {
       this.ended();
     }
-  };
+  }
 
   private began(): boolean {
     try {

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase } from '../sqlite.js';
 import type { CachedStatementsDatabase } from './statement-cache.js';
+import { TurnBatch, type Pending } from './turn-batch.js';
 
 /** A group's synchronous statements; `prepare` hands out the kept prepared statement of a SQL text. */
 export type SqliteWrite<T> = (prepare: (sql: string) => BetterSqlite3.Statement) => T;
@@ -19,10 +20,8 @@ export function rowInsert<Row>(
   };
 }
 
-interface PendingWrite {
+interface PendingWrite extends Pending {
   write: SqliteWrite<unknown>;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
 }
 
 /**
@@ -35,33 +34,22 @@ interface PendingWrite {
  * A write that throws (a constraint, a refused rate limit) undoes the group; then every write of
  * it runs again in a transaction of its own, so only the one that failed fails.
  */
-export class SqliteWriteBatch {
-  private pending: PendingWrite[] = [];
-
+export class SqliteWriteBatch extends TurnBatch<PendingWrite> {
   constructor(
-    private readonly sqlite: SqliteDatabase,
+    sqlite: SqliteDatabase,
     private readonly statements: CachedStatementsDatabase,
-  ) {}
+  ) {
+    super(sqlite);
+  }
 
   /** Runs `write` in the next group's transaction; resolves with its result once committed. */
   run<T>(write: SqliteWrite<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ write, resolve, reject });
-      if (this.pending.length === 1) setImmediate(this.flush);
+      this.add({ write, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
-  /** Commits what is waiting now (before the database closes). */
-  readonly flush = (): void => {
-    if (this.pending.length === 0) return;
-    // A transaction of Kysely's is open across an await: writes run now would join it and be
-    // undone if it rolled back. The group waits for it to end (a timer, not a busy loop of turns).
-    if (this.sqlite.inTransaction) {
-      setTimeout(this.flush, 1);
-      return;
-    }
-    const batch = this.pending;
-    this.pending = [];
+  protected runGroup(batch: PendingWrite[]): void {
     const prepare = (sql: string) => this.statements.prepare(sql);
     let results: unknown[];
     try {
@@ -77,5 +65,5 @@ export class SqliteWriteBatch {
       return;
     }
     batch.forEach((each, index) => each.resolve(results[index]));
-  };
+  }
 }

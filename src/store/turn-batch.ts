@@ -1,0 +1,40 @@
+import type { SqliteDatabase } from '../sqlite.js';
+
+/** What a caller waits for: the promise of its part of a group. */
+export interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Work asked for while the event loop works through its ready callbacks, done as one group when
+ * it is about to wait (`setImmediate`). A transaction left open across an await on the one
+ * connection (one of Kysely's) must not take in a group's statements: the group waits for it to
+ * end, on a timer, not a busy loop of turns.
+ */
+export abstract class TurnBatch<Item extends Pending> {
+  private pending: Item[] = [];
+
+  constructor(protected readonly sqlite: SqliteDatabase) {}
+
+  /** Does what is waiting now (before the database closes, and whenever a group must not wait). */
+  readonly flush = (): void => {
+    if (this.pending.length === 0) return;
+    if (this.sqlite.inTransaction) {
+      setTimeout(this.flush, 1);
+      return;
+    }
+    const group = this.pending;
+    this.pending = [];
+    this.runGroup(group);
+  };
+
+  /** Adds `item` to the next group; the first of a group schedules it. */
+  protected add(item: Item): void {
+    this.pending.push(item);
+    if (this.pending.length === 1) setImmediate(this.flush);
+  }
+
+  /** Runs a group, settling each of its items. */
+  protected abstract runGroup(group: Item[]): void;
+}
