@@ -28,11 +28,10 @@ export function compiledRead<Args extends unknown[], Row>(
     throw new Error('compiledRead: the query holds a value that is not a placeholder');
   const values = (args: Args) => positions.map((at) => args[at]);
 
-  if (database.dialect === 'postgres') {
-    return async (...args) =>
-      (await database.db.executeQuery<Row>({ ...compiled, parameters: values(args) })).rows;
-  }
-  const { db, sqlite, reads } = database;
+  const throughKysely = async (args: Args) =>
+    (await database.db.executeQuery<Row>({ ...compiled, parameters: values(args) })).rows;
+  if (database.dialect === 'postgres') return (...args) => throughKysely(args);
+  const { sqlite, reads } = database;
   const statement = sqlite.prepare(compiled.sql).raw(true);
   const columns = statement.columns().map((column) => column.name);
   const named = (rows: unknown[][]) =>
@@ -41,8 +40,6 @@ export function compiledRead<Args extends unknown[], Row>(
       for (let index = 0; index < columns.length; index += 1) each[columns[index]!] = row[index];
       return each as Row;
     });
-  const throughKysely = async (args: Args) =>
-    (await db.executeQuery<Row>({ ...compiled, parameters: values(args) })).rows;
   return async (...args) => {
     // A transaction of Kysely's is open across an await on the one connection: a read now would see
     // its writes before they commit or roll back. Through Kysely, the read waits for its end.

@@ -31,9 +31,7 @@ export class SqliteReadBatch extends TurnBatch<PendingRead> {
 
   /** Runs `read` with the next group. */
   run<T>(read: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.add({ read, resolve: resolve as (value: unknown) => void, reject });
-    });
+    return this.add<T>({ read });
   }
 
   protected runGroup(group: PendingRead[]): void {

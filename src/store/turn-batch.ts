@@ -29,10 +29,12 @@ export abstract class TurnBatch<Item extends Pending> {
     this.runGroup(group);
   };
 
-  /** Adds `item` to the next group; the first of a group schedules it. */
-  protected add(item: Item): void {
-    this.pending.push(item);
-    if (this.pending.length === 1) setImmediate(this.flush);
+  /** Adds the work to the next group (the first of a group schedules it); settles with its result. */
+  protected add<T>(work: Omit<Item, keyof Pending>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ ...work, resolve: resolve as (value: unknown) => void, reject } as Item);
+      if (this.pending.length === 1) setImmediate(this.flush);
+    });
   }
 
   /** Runs a group, settling each of its items. */

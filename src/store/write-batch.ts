@@ -44,9 +44,7 @@ export class SqliteWriteBatch extends TurnBatch<PendingWrite> {
 
   /** Runs `write` in the next group's transaction; resolves with its result once committed. */
   run<T>(write: SqliteWrite<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.add({ write, resolve: resolve as (value: unknown) => void, reject });
-    });
+    return this.add<T>({ write });
   }
 
   protected runGroup(batch: PendingWrite[]): void {
