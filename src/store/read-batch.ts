@@ -2,9 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase } from '../sqlite.js';
 import { TurnBatch, type Pending } from './turn-batch.js';
 
-interface PendingRead extends Pending {
-  read: () => unknown;
-}
+type PendingRead = Pending<() => unknown>;
 
 /**
  * The hot reads asked for while the event loop works through its ready callbacks, run together in
@@ -19,7 +17,7 @@ interface PendingRead extends Pending {
  * commit or roll back, and one awaited inside it settles. Should a group find another transaction
  * open all the same, it waits for its end, as the write batch does.
  */
-export class SqliteReadBatch extends TurnBatch<PendingRead> {
+export class SqliteReadBatch extends TurnBatch<() => unknown> {
   private readonly begin: BetterSqlite3.Statement;
   private readonly end: BetterSqlite3.Statement;
 
@@ -31,7 +29,7 @@ export class SqliteReadBatch extends TurnBatch<PendingRead> {
 
   /** Runs `read` with the next group. */
   run<T>(read: () => T): Promise<T> {
-    return this.add<T>({ read });
+    return this.add<T>(read);
   }
 
   protected runGroup(group: PendingRead[]): void {
@@ -73,7 +71,7 @@ export class SqliteReadBatch extends TurnBatch<PendingRead> {
 
 function settle(pending: PendingRead): void {
   try {
-    pending.resolve(pending.read());
+    pending.resolve(pending.work());
   } catch (error) {
     pending.reject(error);
   }

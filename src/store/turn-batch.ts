@@ -1,7 +1,8 @@
 import type { SqliteDatabase } from '../sqlite.js';
 
-/** What a caller waits for: the promise of its part of a group. */
-export interface Pending {
+/** A caller's part of a group, and the promise it waits on. */
+export interface Pending<Work> {
+  work: Work;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -12,8 +13,8 @@ export interface Pending {
  * connection (one of Kysely's) must not take in a group's statements: the group waits for it to
  * end, on a timer, not a busy loop of turns.
  */
-export abstract class TurnBatch<Item extends Pending> {
-  private pending: Item[] = [];
+export abstract class TurnBatch<Work> {
+  private pending: Pending<Work>[] = [];
 
   constructor(protected readonly sqlite: SqliteDatabase) {}
 
@@ -30,13 +31,13 @@ export abstract class TurnBatch<Item extends Pending> {
   };
 
   /** Adds the work to the next group (the first of a group schedules it); settles with its result. */
-  protected add<T>(work: Omit<Item, keyof Pending>): Promise<T> {
+  protected add<T>(work: Work): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ ...work, resolve: resolve as (value: unknown) => void, reject } as Item);
+      this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (this.pending.length === 1) setImmediate(this.flush);
     });
   }
 
   /** Runs a group, settling each of its items. */
-  protected abstract runGroup(group: Item[]): void;
+  protected abstract runGroup(group: Pending<Work>[]): void;
 }

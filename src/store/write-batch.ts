@@ -20,9 +20,7 @@ export function rowInsert<Row>(
   };
 }
 
-interface PendingWrite extends Pending {
-  write: SqliteWrite<unknown>;
-}
+type PendingWrite = Pending<SqliteWrite<unknown>>;
 
 /**
  * A group commit for SQLite: the writes asked for while the event loop works through its ready
@@ -34,7 +32,7 @@ interface PendingWrite extends Pending {
  * A write that throws (a constraint, a refused rate limit) undoes the group; then every write of
  * it runs again in a transaction of its own, so only the one that failed fails.
  */
-export class SqliteWriteBatch extends TurnBatch<PendingWrite> {
+export class SqliteWriteBatch extends TurnBatch<SqliteWrite<unknown>> {
   constructor(
     sqlite: SqliteDatabase,
     private readonly statements: CachedStatementsDatabase,
@@ -44,18 +42,18 @@ export class SqliteWriteBatch extends TurnBatch<PendingWrite> {
 
   /** Runs `write` in the next group's transaction; resolves with its result once committed. */
   run<T>(write: SqliteWrite<T>): Promise<T> {
-    return this.add<T>({ write });
+    return this.add<T>(write);
   }
 
   protected runGroup(batch: PendingWrite[]): void {
     const prepare = (sql: string) => this.statements.prepare(sql);
     let results: unknown[];
     try {
-      results = this.sqlite.transaction(() => batch.map((each) => each.write(prepare)))();
+      results = this.sqlite.transaction(() => batch.map((each) => each.work(prepare)))();
     } catch {
       for (const each of batch) {
         try {
-          each.resolve(this.sqlite.transaction(() => each.write(prepare))());
+          each.resolve(this.sqlite.transaction(() => each.work(prepare))());
         } catch (error) {
           each.reject(error);
         }
