@@ -292,6 +292,34 @@ describe('extractive answers', () => {
     expect(await answerText(`Rotate the SCIM token in the dashboard. ${long}`)).not.toContain(long);
   });
 
+  it('quotes a list item wrapped over several lines whole, the words of its last line included', async () => {
+    // Docs wrapped at 80 columns carry a list item over several lines; the answer is on its last.
+    const body =
+      'The mixin wraps the service:\n\n' +
+      '1. **Lookup**: before requesting audio, the mixin looks up the\n' +
+      '   cache and replays a hit.\n' +
+      '2. **Interruption handling**: when an interruption arrives, the mixin\n' +
+      '   clears pending cache writes so no partial audio is\n' +
+      'committed.\n' +
+      '3. **Storage**: audio is kept in memory or in Redis.';
+    const question = 'is partial audio committed to the cache after an interruption?';
+    const answer = answerer.answer({
+      conversation: [user(question)],
+      query: question,
+      passages: [hit('/tts-cache', 0.9, body)],
+      holdsPhrase: () => true,
+      followUp: false,
+      signal: new AbortController().signal,
+    });
+    let text = '';
+    for await (const delta of answer.text) text += delta;
+    expect(text).toContain(
+      '- **Interruption handling**: when an interruption arrives, the mixin clears pending cache writes so no partial audio is committed.',
+    );
+    // The next item starts a unit of its own.
+    expect(text).not.toContain('committed. 3.');
+  });
+
   it('judges a question of its own in a thread as a first question, a follow-up by its thread', () => {
     // "how long should I proof sourdough" after a docs answer shares "long" with the docs: asked
     // alone it is declined, and the thread before it must not lower the bar.

@@ -20,6 +20,9 @@ export function textUnits(body: string): TextUnit[] {
   const lines = body.split('\n');
   let block = 0;
   let paragraph: string[] = [];
+  // The list item whose text the next line may continue: docs wrapped at 80 columns carry one
+  // item over several lines, and a quote of its first line alone stops mid-sentence.
+  let item: TextUnit | undefined;
   const flush = () => {
     const text = paragraph.join(' ').replace(/\s+/g, ' ').trim();
     paragraph = [];
@@ -30,7 +33,18 @@ export function textUnits(body: string): TextUnit[] {
   };
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] ?? '';
-    if (FENCE.test(line.trim())) {
+    const continued = item;
+    item = undefined;
+    if (
+      continued &&
+      line.trim() !== '' &&
+      !FENCE.test(line.trim()) &&
+      !TABLE_ROW.test(line) &&
+      !LIST_ITEM.test(line)
+    ) {
+      continued.text = `${continued.text} ${line.trim()}`;
+      item = continued;
+    } else if (FENCE.test(line.trim())) {
       flush();
       const fence = line.trim().slice(0, 3);
       const code = [line];
@@ -49,7 +63,8 @@ export function textUnits(body: string): TextUnit[] {
       units.push({ kind: 'table', text: rows.join('\n'), block: block++ });
     } else if (LIST_ITEM.test(line)) {
       flush();
-      units.push({ kind: 'item', text: line.replace(LIST_ITEM, '').trim(), block });
+      item = { kind: 'item', text: line.replace(LIST_ITEM, '').trim(), block };
+      units.push(item);
     } else if (line.trim() === '') {
       flush();
     } else {
