@@ -103,6 +103,46 @@ describe('follow-ups that add information', () => {
     expect(text).not.toContain('type the domain and add it');
   });
 
+  it('brings in the section that answers though the follow-up ranks it third on the cited page', async () => {
+    const keypad = DocsIndex.build([
+      {
+        path: 'telephony/dtmf.mdx',
+        content: page(
+          'Keypad input',
+          '## Overview\n\nThe aggregator collects keypad digits from the caller and sends them to the LLM.\n\n' +
+            '## Keypad entries\n\n| Key | Value |\n| --- | --- |\n| digits | 0 to 9 |\n| pound | # |\n| star | * |\n\n' +
+            'Each key the caller types arrives as one entry: digits, pound or star. Pound is typed like the digits.\n\n' +
+            '## Termination digit\n\nPressing pound ends the entry: pound sends the digits typed before it at once.\n\n' +
+            '## Timeout\n\nThe timeout starts after each key and restarts with the next one. It lasts two ' +
+            'seconds unless the constructor sets another value, and it applies to every call. When it ' +
+            'ends, the entry so far is sent anyway: a caller who enters digits and never presses pound is still heard.',
+        ),
+      },
+      ...['Builds', 'Previews', 'Search', 'Exports'].map((title, position) => ({
+        path: `settings/page-${position}.mdx`,
+        content: page(title, `${title} settings live in the settings screen.`),
+      })),
+    ]);
+    const firstTurn: ConversationTurn = {
+      role: 'user',
+      text: 'How does the keypad input aggregator work?',
+    };
+    const first = await ask([firstTurn], undefined, keypad);
+    expect(first.sources[0]).toBe('/telephony/dtmf');
+    const followUp = 'what if they type the digits but never press pound?';
+    const conversation: ConversationTurn[] = [
+      firstTurn,
+      { role: 'assistant', text: first.text },
+      { role: 'user', text: followUp },
+    ];
+    // Searched alone within the cited page, the follow-up's words rank two sections above the one that answers.
+    const within = keypad.search(followUp, { limit: 5, maxPerPage: 5, withinPaths: ['/telephony/dtmf'] });
+    expect(within.findIndex((hit) => hit.heading === 'Timeout')).toBeGreaterThanOrEqual(2);
+    const second = await ask(conversation, first.sources, keypad);
+    expect(second.sources[0]).toBe('/telephony/dtmf');
+    expect(second.text).toContain('a caller who enters digits and never presses pound is still heard');
+  });
+
   it('shows again what the first answer said when the follow-up asks exactly about it', async () => {
     const cli = DocsIndex.build([
       {
