@@ -6,6 +6,13 @@ import type { ConversationTurn } from '../src/protocol/assistant.js';
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
 
+/** Pages of other subjects, one short sentence each, so that a site has more than the pages a test is about. */
+const otherPages = (titles: string[], says = 'settings live in the settings screen.') =>
+  titles.map((title, position) => ({
+    path: `settings/page-${position}.mdx`,
+    content: page(title, `${title} ${says}`),
+  }));
+
 /**
  * A page whose answer to the follow-up sits in a section the thread's words do not rank: the
  * question is about interruptions in general; turning them off is one section among several.
@@ -27,10 +34,7 @@ const files = [
     path: 'guides/muting.mdx',
     content: page('User input muting', 'Mute the user during the greeting so interruptions wait.'),
   },
-  ...['Billing', 'Fonts', 'Themes', 'Search', 'Images'].map((title, position) => ({
-    path: `settings/page-${position}.mdx`,
-    content: page(title, `${title} settings live in the settings screen.`),
-  })),
+  ...otherPages(['Billing', 'Fonts', 'Themes', 'Search', 'Images']),
 ];
 
 const index = DocsIndex.build(files);
@@ -77,10 +81,10 @@ describe('follow-ups that add information', () => {
         path: 'guides/dns.mdx',
         content: page('DNS records', 'A CNAME record points your custom domain at the docs host.'),
       },
-      ...['Builds', 'Previews', 'Search', 'Exports', 'Images'].map((title, position) => ({
-        path: `settings/page-${position}.mdx`,
-        content: page(title, `${title} take a long time when the site is large; most take a minute.`),
-      })),
+      ...otherPages(
+        ['Builds', 'Previews', 'Search', 'Exports', 'Images'],
+        'take a long time when the site is large; most take a minute.',
+      ),
     ]);
     const conversation: ConversationTurn[] = [
       { role: 'user', text: 'How do I add a custom domain?' },
@@ -118,10 +122,7 @@ describe('follow-ups that add information', () => {
             'ends, the entry so far is sent anyway: a caller who enters digits and never presses pound is still heard.',
         ),
       },
-      ...['Builds', 'Previews', 'Search', 'Exports'].map((title, position) => ({
-        path: `settings/page-${position}.mdx`,
-        content: page(title, `${title} settings live in the settings screen.`),
-      })),
+      ...otherPages(['Builds', 'Previews', 'Search', 'Exports']),
     ]);
     const firstTurn: ConversationTurn = {
       role: 'user',
@@ -154,10 +155,7 @@ describe('follow-ups that add information', () => {
             '## Update\n\nUpdate the CLI to the latest version with `mint update`.',
         ),
       },
-      ...['Builds', 'Previews', 'Search'].map((title, position) => ({
-        path: `settings/page-${position}.mdx`,
-        content: page(title, `${title} settings live in the settings screen.`),
-      })),
+      ...otherPages(['Builds', 'Previews', 'Search']),
     ]);
     const answerFrom = async (conversation: ConversationTurn[], citedPaths?: string[]) => {
       const retrieval = retrieve(cli, { conversation, retrievalPageSize: 5, citedPaths });
@@ -244,10 +242,7 @@ describe('follow-ups that add information', () => {
             '<Accordion title="Certificates">\nA TLS certificate is issued for the domain.\n</Accordion>\n',
         ),
       },
-      ...['Billing', 'Fonts', 'Themes'].map((title, position) => ({
-        path: `settings/page-${position}.mdx`,
-        content: page(title, `${title} changes take effect at once, they take no time.`),
-      })),
+      ...otherPages(['Billing', 'Fonts', 'Themes'], 'changes take effect at once, they take no time.'),
     ]);
     const first = await ask(
       [{ role: 'user', text: 'How do I add a custom domain in the dashboard?' }],
