@@ -33,18 +33,18 @@ export function textUnits(body: string): TextUnit[] {
   };
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] ?? '';
-    const continued = item;
-    item = undefined;
     if (
-      continued &&
+      item &&
       line.trim() !== '' &&
       !FENCE.test(line.trim()) &&
       !TABLE_ROW.test(line) &&
       !LIST_ITEM.test(line)
     ) {
-      continued.text = `${continued.text} ${line.trim()}`;
-      item = continued;
-    } else if (FENCE.test(line.trim())) {
+      item.text = `${item.text} ${line.trim()}`;
+      continue;
+    }
+    item = undefined;
+    if (FENCE.test(line.trim())) {
       flush();
       const fence = line.trim().slice(0, 3);
       const code = [line];
