@@ -90,18 +90,27 @@ const hit = (urlPath: string, relevance: number, body: string, about = relevance
 /** A hit whose full-text score (with and without boosts) is `score`. */
 const scored = (passage: SearchHit, score: number): SearchHit => ({ ...passage, score, lexicalScore: score });
 
+/** The answer to a first question, from `passages`. */
+const firstAnswer = (question: string, passages: SearchHit[], holdsPhrase = true) =>
+  answerer.answer({
+    conversation: [user(question)],
+    query: question,
+    passages,
+    holdsPhrase: () => holdsPhrase,
+    followUp: false,
+    signal: new AbortController().signal,
+  });
+
 /** The pages a first question cites, answered from `passages`. */
 const citedFor = (question: string, passages: SearchHit[], holdsPhrase: boolean) =>
-  answerer
-    .answer({
-      conversation: [user(question)],
-      query: question,
-      passages,
-      holdsPhrase: () => holdsPhrase,
-      followUp: false,
-      signal: new AbortController().signal,
-    })
-    .sources.map((source) => source.url);
+  firstAnswer(question, passages, holdsPhrase).sources.map((source) => source.url);
+
+/** The text of the answer to a first question, from `passages`. */
+async function quotedFor(question: string, passages: SearchHit[]): Promise<string> {
+  let text = '';
+  for await (const delta of firstAnswer(question, passages).text) text += delta;
+  return text;
+}
 
 describe('extractive answers', () => {
   it('quotes the code of a section that is only code, and cites it', async () => {
@@ -271,19 +280,8 @@ describe('extractive answers', () => {
   });
 
   it('quotes the short sentence that follows a chosen one in its paragraph', async () => {
-    const answerText = async (body: string) => {
-      const answer = answerer.answer({
-        conversation: [user('how do I rotate the SCIM token')],
-        query: 'how do I rotate the SCIM token',
-        passages: [hit('/dashboard/scim', 0.9, body)],
-        holdsPhrase: () => true,
-        followUp: false,
-        signal: new AbortController().signal,
-      });
-      let text = '';
-      for await (const delta of answer.text) text += delta;
-      return text;
-    };
+    const answerText = (body: string) =>
+      quotedFor('how do I rotate the SCIM token', [hit('/dashboard/scim', 0.9, body)]);
     const warning = 'Provisioning stops working until you update your identity provider.';
     expect(await answerText(`Rotate the SCIM token in the dashboard. ${warning}`)).toContain(warning);
     // Not from the next paragraph, and not a long sentence.
@@ -302,17 +300,9 @@ describe('extractive answers', () => {
       '   clears pending cache writes so no partial audio is\n' +
       'committed.\n' +
       '3. **Storage**: audio is kept in memory or in Redis.';
-    const question = 'is partial audio committed to the cache after an interruption?';
-    const answer = answerer.answer({
-      conversation: [user(question)],
-      query: question,
-      passages: [hit('/tts-cache', 0.9, body)],
-      holdsPhrase: () => true,
-      followUp: false,
-      signal: new AbortController().signal,
-    });
-    let text = '';
-    for await (const delta of answer.text) text += delta;
+    const text = await quotedFor('is partial audio committed to the cache after an interruption?', [
+      hit('/tts-cache', 0.9, body),
+    ]);
     expect(text).toContain(
       '- **Interruption handling**: when an interruption arrives, the mixin clears pending cache writes so no partial audio is committed.',
     );

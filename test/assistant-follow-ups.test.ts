@@ -157,13 +157,8 @@ describe('follow-ups that add information', () => {
       },
       ...otherPages(['Builds', 'Previews', 'Search']),
     ]);
-    const answerFrom = async (conversation: ConversationTurn[], citedPaths?: string[]) => {
-      const retrieval = retrieve(cli, { conversation, retrievalPageSize: 5, citedPaths });
-      const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
-      let text = '';
-      for await (const delta of answer.text) text += delta;
-      return text;
-    };
+    const answerFrom = async (conversation: ConversationTurn[], citedPaths?: string[]) =>
+      (await ask(conversation, citedPaths, cli)).text;
     const thread = async (followUp: string) => {
       const firstTurn: ConversationTurn = {
         role: 'user',
