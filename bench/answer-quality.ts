@@ -6,7 +6,8 @@
  * ranked pages of `DocsIndex.search`, one section per page) and to the offline assistant (the
  * pages the extractive answer cites, in order). Both are scored Hit@1, Hit@5 and MRR@10 against
  * the pages that answer the question; an answer that abstains scores a miss. The off-topic
- * questions must be declined (no citation) on both sites; the follow-up conversations must cite
+ * questions must be declined (no citation) on both sites (the halves also ask the half of the
+ * long off-topic questions, 8-25 words, bench/queries/off-topic-questions-long.json); the follow-up conversations must cite
  * an expected page and hold text that the first answer did not show (the second question is asked
  * as the assistant asks it in a thread: with the pages the first answer cited). Held-out halves are the
  * figures to report; `--tune` prints the tuning halves instead, `--fresh` the first fresh sets
@@ -26,6 +27,7 @@ import {
   half,
   isUntuned,
   loadSiteIndex,
+  longOffTopicQuestions,
   offTopicQuestions,
   rankScores,
   readerQuestions,
@@ -113,14 +115,21 @@ async function main(): Promise<void> {
     }
     lines.push(row(`${site}, search alone`, rankScores(questions, searched)));
     lines.push(row(`${site}, pages the answer cites`, rankScores(questions, cited)));
-    let abstained = 0;
-    const offTopic = half(offTopicQuestions(which), which);
-    for (const question of offTopic) {
-      const answer = await ask(index, [{ role: 'user', text: question }]);
-      if (answer.sources.length === 0) abstained += 1;
-      else if (verbose) console.log(`  ${site} answered off-topic: ${question} -> ${answer.sources[0]!.url}`);
+    const offTopicSets: [string, string[]][] = [[site, half(offTopicQuestions(which), which)]];
+    if (which === 'tune' || which === 'held-out')
+      offTopicSets.push([`${site}, long questions`, longOffTopicQuestions(which)]);
+    for (const [name, offTopic] of offTopicSets) {
+      let abstained = 0;
+      for (const question of offTopic) {
+        const answer = await ask(index, [{ role: 'user', text: question }]);
+        if (answer.sources.length === 0) abstained += 1;
+        else if (verbose)
+          console.log(`  ${site} answered off-topic: ${question} -> ${answer.sources[0]!.url}`);
+      }
+      declined.push(
+        `| ${name} | ${offTopic.length} | ${percent(abstained / Math.max(1, offTopic.length))} |`,
+      );
     }
-    declined.push(`| ${site} | ${offTopic.length} | ${percent(abstained / Math.max(1, offTopic.length))} |`);
     for (const conversation of half(followUps(which), which).filter((item) => item.site === site)) {
       const first = await ask(index, [{ role: 'user', text: conversation.turns[0]! }]);
       const second = await ask(

@@ -63,6 +63,13 @@ export const offTopicQuestions = (which?: Half): string[] =>
 export const offTopicTuningQuestions = (): string[] =>
   read<{ questions: string[] }>('off-topic-questions-tuning.json').questions;
 /**
+ * Off-topic questions as long as readers write (8-25 words, most sharing two or more words with
+ * the docs): the other off-topic sets are mostly 4-7 words, and a rule for long questions cannot
+ * be judged on them. Even positions are tuned on, odd ones held out.
+ */
+export const longOffTopicQuestions = (which: 'tune' | 'held-out'): string[] =>
+  half(read<{ questions: string[] }>('off-topic-questions-long.json').questions, which);
+/**
  * The follow-ups written with a set of reader questions (none for the sixth to ninth sets;
  * `follow-ups-fresh6.json` is a set of its own, see `moreFollowUps`).
  */
