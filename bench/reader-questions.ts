@@ -26,14 +26,15 @@ export const SITES: SiteName[] = ['mintlify', 'pipecat'];
 /**
  * Position parity decides the half of the first sets: even positions were tuned on, odd ones are
  * held out. The fresh sets (files ending in `-fresh.json`, `-fresh2.json`, `-fresh3.json`, then
- * `-fresh4.json` to `-fresh9.json`) were written later and are read whole. The first four, the
- * sixth and the seventh became tuning data once their baselines were taken; the fifth, eighth and
- * ninth are never tuned on (the fifth's figures were read whole while changing the code, never
- * question by question; the ninth is the newest).
+ * `-fresh4.json` to `-fresh10.json`) were written later and are read whole. The first four, the
+ * sixth and the seventh became tuning data once their baselines were taken; the fifth, eighth,
+ * ninth and tenth are never tuned on (the fifth's figures were read whole while changing the code,
+ * never question by question; the tenth is the newest).
  */
-export type Half = 'tune' | 'held-out' | `fresh${'' | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`;
+export type Half = 'tune' | 'held-out' | `fresh${'' | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10}`;
 /** The sets never tuned on: the benchmarks print no question of theirs. */
-export const isUntuned = (which: Half) => which === 'fresh5' || which === 'fresh8' || which === 'fresh9';
+export const isUntuned = (which: Half) =>
+  which === 'fresh5' || which === 'fresh8' || which === 'fresh9' || which === 'fresh10';
 /** Every set tuned on, pooled by the benchmarks' tuning figures. */
 export const TUNING_SETS: Half[] = [
   'tune',
@@ -70,11 +71,11 @@ export const offTopicTuningQuestions = (): string[] =>
 export const longOffTopicQuestions = (which: 'tune' | 'held-out'): string[] =>
   half(read<{ questions: string[] }>('off-topic-questions-long.json').questions, which);
 /**
- * The follow-ups written with a set of reader questions (none for the sixth to ninth sets;
+ * The follow-ups written with a set of reader questions (none for the sixth to tenth sets;
  * `follow-ups-fresh6.json` is a set of its own, see `moreFollowUps`).
  */
 export const followUps = (which?: Half): FollowUpConversation[] =>
-  which === 'fresh6' || which === 'fresh7' || which === 'fresh8' || which === 'fresh9'
+  which === 'fresh6' || which === 'fresh7' || which === 'fresh8' || which === 'fresh9' || which === 'fresh10'
     ? []
     : read<{ conversations: FollowUpConversation[] }>(`follow-ups${suffix(which)}.json`).conversations;
 /**

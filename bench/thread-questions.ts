@@ -1,6 +1,6 @@
 /**
  * Questions asked in a thread, on two real docs sites:
- * `npx tsx bench/thread-questions.ts [--fresh|--fresh8|--fresh9]`.
+ * `npx tsx bench/thread-questions.ts [--fresh|--fresh8|--fresh9|--fresh10]`.
  *
  * A reader of the docs widget keeps one thread, so the questions after the first are not all
  * follow-ups. Three measures, each asked the way the assistant asks it in a thread (the earlier
@@ -14,10 +14,10 @@
  *
  * The pairs are fixed (question i follows question (7i + 13) mod n, skipped when the two share an
  * expected page). Without a flag, every tuning set is pooled (with the follow-ups of
- * bench/queries/follow-ups-tuning2.json); `--fresh`, `--fresh8` and `--fresh9` measure sets never
- * tuned on, and print no question: `--fresh` the fifth fresh sets and the follow-ups of the fifth
- * and sixth fresh sets, `--fresh8` and `--fresh9` the eighth or ninth fresh sets and the sixth
- * set's follow-ups.
+ * bench/queries/follow-ups-tuning2.json); `--fresh`, `--fresh8`, `--fresh9` and `--fresh10` measure
+ * sets never tuned on, and print no question: `--fresh` the fifth fresh sets and the follow-ups of
+ * the fifth and sixth fresh sets, `--fresh8` to `--fresh10` the eighth, ninth or tenth fresh sets
+ * and the sixth set's follow-ups.
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { retrieve } from '../src/assistant/retrieve.js';
@@ -72,11 +72,13 @@ const scores = (value: RankScores) =>
   `${percent(value.hit1)} | ${percent(value.hit5)} | ${value.mrr.toFixed(3)}`;
 
 async function main(): Promise<void> {
-  const untuned: Half = process.argv.includes('--fresh9')
-    ? 'fresh9'
-    : process.argv.includes('--fresh8')
-      ? 'fresh8'
-      : 'fresh5';
+  const untuned: Half = process.argv.includes('--fresh10')
+    ? 'fresh10'
+    : process.argv.includes('--fresh9')
+      ? 'fresh9'
+      : process.argv.includes('--fresh8')
+        ? 'fresh8'
+        : 'fresh5';
   const fresh = process.argv.includes('--fresh') || untuned !== 'fresh5';
   const sets: Half[] = fresh ? [untuned] : TUNING;
   console.log(
