@@ -6,11 +6,11 @@
  * ranked pages of `DocsIndex.search`, one section per page) and to the offline assistant (the
  * pages the extractive answer cites, in order). Both are scored Hit@1, Hit@5 and MRR@10 against
  * the pages that answer the question; an answer that abstains scores a miss. The off-topic
- * questions must be declined (no citation) on both sites (the halves also ask the half of the
- * long off-topic questions, 8-25 words, bench/queries/off-topic-questions-long.json); the follow-up conversations must cite
- * an expected page and hold text that the first answer did not show (the second question is asked
- * as the assistant asks it in a thread: with the pages the first answer cited). Held-out halves are the
- * figures to report; `--tune` prints the tuning halves instead, `--fresh` the first fresh sets
+ * questions must be declined (no citation) on both sites (the halves also ask their half of the
+ * long off-topic questions, 8-25 words, of bench/queries/off-topic-questions-long.json); the
+ * follow-up conversations must cite an expected page and hold text that the first answer did not
+ * show (the second question is asked as the assistant asks it in a thread: with the pages the
+ * first answer cited). Held-out halves are the figures to report; `--tune` prints the tuning halves instead, `--fresh` the first fresh sets
  * (bench/queries/*-fresh.json), `--fresh2`, `--fresh3` and `--fresh4` the second to fourth (all
  * four tuned on since their baselines were taken), `--fresh6` and `--fresh7` the sixth and
  * seventh (tuned on since their baselines), and `--fresh5`, `--fresh8`, `--fresh9` and `--fresh10`

@@ -70,12 +70,13 @@ export const offTopicTuningQuestions = (): string[] =>
  */
 export const longOffTopicQuestions = (which: 'tune' | 'held-out'): string[] =>
   half(read<{ questions: string[] }>('off-topic-questions-long.json').questions, which);
+const WITHOUT_FOLLOW_UPS = new Set<Half>(['fresh6', 'fresh7', 'fresh8', 'fresh9', 'fresh10']);
 /**
  * The follow-ups written with a set of reader questions (none for the sixth to tenth sets;
  * `follow-ups-fresh6.json` is a set of its own, see `moreFollowUps`).
  */
 export const followUps = (which?: Half): FollowUpConversation[] =>
-  which === 'fresh6' || which === 'fresh7' || which === 'fresh8' || which === 'fresh9' || which === 'fresh10'
+  which !== undefined && WITHOUT_FOLLOW_UPS.has(which)
     ? []
     : read<{ conversations: FollowUpConversation[] }>(`follow-ups${suffix(which)}.json`).conversations;
 /**

@@ -72,13 +72,8 @@ const scores = (value: RankScores) =>
   `${percent(value.hit1)} | ${percent(value.hit5)} | ${value.mrr.toFixed(3)}`;
 
 async function main(): Promise<void> {
-  const untuned: Half = process.argv.includes('--fresh10')
-    ? 'fresh10'
-    : process.argv.includes('--fresh9')
-      ? 'fresh9'
-      : process.argv.includes('--fresh8')
-        ? 'fresh8'
-        : 'fresh5';
+  const untuned: Half =
+    (['fresh10', 'fresh9', 'fresh8'] as const).find((flag) => process.argv.includes(`--${flag}`)) ?? 'fresh5';
   const fresh = process.argv.includes('--fresh') || untuned !== 'fresh5';
   const sets: Half[] = fresh ? [untuned] : TUNING;
   console.log(
