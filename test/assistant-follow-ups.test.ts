@@ -100,9 +100,7 @@ describe('follow-ups that add information', () => {
       citedPaths: ['/guides/custom-domain'],
     });
     expect(retrieval.passages.map((passage) => passage.url)).toContain('/guides/custom-domain#timing');
-    const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
-    let text = '';
-    for await (const delta of answer.text) text += delta;
+    const { text } = await ask(conversation, ['/guides/custom-domain'], domain);
     expect(text).toContain('48 hours');
     expect(text).not.toContain('type the domain and add it');
   });
