@@ -17,10 +17,18 @@
  * the fifth, eighth, ninth and tenth fresh sets (bench/queries/*-fresh5.json to *-fresh10.json,
  * never tuned on; `--verbose` is ignored there so that nobody tunes on them by reading their
  * misses).
+ *
+ * With `DOCWRIGHT_EMBEDDING_MODEL` set (and `OPENAI_API_KEY` or `OPENAI_BASE_URL`, as `serve` reads
+ * them), both sites are embedded with that model first and every question is searched and
+ * answered the way `serve` does then: hybrid search, the question's vector fused with the
+ * full-text ranking. Unset, the figures are full-text only.
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
-import { retrieve } from '../src/assistant/retrieve.js';
+import { SectionEmbedder } from '../src/assistant/embeddings.js';
+import { retrievalQuery, retrieve } from '../src/assistant/retrieve.js';
+import { loadConfig } from '../src/config.js';
 import type { DocsIndex } from '../src/docs/docs-index.js';
+import { embeddingModel } from '../src/models.js';
 import type { ConversationTurn } from '../src/protocol/assistant.js';
 import {
   SITES,
@@ -39,9 +47,21 @@ import { machineDescription } from './retrieval-corpus.js';
 
 const PAGE_SIZE = 5;
 const answerer = new ExtractiveAnswerer();
+const config = loadConfig();
+const embedder =
+  config.embeddingModel === undefined
+    ? undefined
+    : new SectionEmbedder(embeddingModel(config.embeddingModel, config.providers), config.embeddingModel);
+
+/** The question's vector when the index has vectors, as `serve` embeds it. */
+const vectorOf = async (index: DocsIndex, text: string) =>
+  embedder && index.hasVectors ? embedder.embedQuery(text) : undefined;
 
 async function ask(index: DocsIndex, conversation: ConversationTurn[], citedPaths?: string[]) {
-  const retrieval = retrieve(index, { conversation, retrievalPageSize: PAGE_SIZE, citedPaths });
+  const input = { conversation, retrievalPageSize: PAGE_SIZE, citedPaths };
+  const searched = embedder && index.hasVectors ? retrievalQuery(index, input) : undefined;
+  const queryVector = searched && (await vectorOf(index, searched.text));
+  const retrieval = retrieve(index, input, queryVector, searched?.followUp);
   const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
   let text = '';
   for await (const delta of answer.text) text += delta;
@@ -85,13 +105,19 @@ async function main(): Promise<void> {
     'held-out': 'held-out half',
   };
   const title = titles[which];
-  console.log(`Reader questions, ${title}. Machine: ${machineDescription()}\n`);
+  const search = embedder ? `, hybrid search with ${config.embeddingModel}` : '';
+  console.log(`Reader questions, ${title}${search}. Machine: ${machineDescription()}\n`);
   const lines = ['| site, measured on | questions | Hit@1 | Hit@5 | MRR@10 |', '|---|---|---|---|---|'];
   const declined: string[] = [];
   const followUpLines: string[] = [];
   for (const site of SITES) {
     const index = loadSiteIndex(site);
     if (!index) continue;
+    if (embedder) {
+      const embedded = await embedder.embedIndex(index, site);
+      if (embedded.modelError) throw new Error(`Embedding ${site} failed: ${embedded.modelError.message}`);
+      console.error(`  ${site}: ${embedded.sections} sections, ${embedded.embedded} texts embedded`);
+    }
     const questions = half(readerQuestions(site, which), which);
     warnUnknownPages(index, site, [
       ...questions.flatMap((question) => question.expected),
@@ -100,7 +126,8 @@ async function main(): Promise<void> {
     const searched: string[][] = [];
     const cited: string[][] = [];
     for (const question of questions) {
-      const hits = index.search(question.query, { limit: 10, maxPerPage: 1 });
+      const queryVector = await vectorOf(index, question.query);
+      const hits = index.search(question.query, { limit: 10, maxPerPage: 1, queryVector });
       searched.push(hits.map((hit) => hit.urlPath));
       if (verbose && !question.expected.includes(hits[0]?.urlPath ?? ''))
         console.log(
