@@ -25,7 +25,7 @@
  */
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { SectionEmbedder } from '../src/assistant/embeddings.js';
-import { retrievalQuery, retrieve } from '../src/assistant/retrieve.js';
+import { retrieveHybrid } from '../src/assistant/retrieve.js';
 import { loadConfig } from '../src/config.js';
 import type { DocsIndex } from '../src/docs/docs-index.js';
 import { embeddingModel } from '../src/models.js';
@@ -59,9 +59,7 @@ const vectorOf = async (index: DocsIndex, text: string) =>
 
 async function ask(index: DocsIndex, conversation: ConversationTurn[], citedPaths?: string[]) {
   const input = { conversation, retrievalPageSize: PAGE_SIZE, citedPaths };
-  const searched = embedder && index.hasVectors ? retrievalQuery(index, input) : undefined;
-  const queryVector = searched && (await vectorOf(index, searched.text));
-  const retrieval = retrieve(index, input, queryVector, searched?.followUp);
+  const retrieval = await retrieveHybrid(index, input, (text) => vectorOf(index, text));
   const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
   let text = '';
   for await (const delta of answer.text) text += delta;

@@ -33,8 +33,8 @@ export const SITES: SiteName[] = ['mintlify', 'pipecat'];
  */
 export type Half = 'tune' | 'held-out' | `fresh${'' | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10}`;
 /** The sets never tuned on: the benchmarks print no question of theirs. */
-export const isUntuned = (which: Half) =>
-  which === 'fresh5' || which === 'fresh8' || which === 'fresh9' || which === 'fresh10';
+const UNTUNED = new Set<Half>(['fresh5', 'fresh8', 'fresh9', 'fresh10']);
+export const isUntuned = (which: Half) => UNTUNED.has(which);
 /** Every set tuned on, pooled by the benchmarks' tuning figures. */
 export const TUNING_SETS: Half[] = [
   'tune',

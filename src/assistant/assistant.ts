@@ -6,7 +6,7 @@ import type { ProjectRow, Store } from '../store/index.js';
 import type { Answer, Answerer } from './answer/types.js';
 import type { DocsIndexes } from './docs-indexes.js';
 import type { SectionEmbedder } from './embeddings.js';
-import { retrieve, retrievalQuery } from './retrieve.js';
+import { retrieveHybrid } from './retrieve.js';
 import type { Logger } from '../logger.js';
 
 export interface AssistantRequest {
@@ -75,9 +75,7 @@ export class Assistant {
       currentPath: request.currentPath,
       citedPaths,
     };
-    const searched = index.hasVectors ? retrievalQuery(index, input) : undefined;
-    const queryVector = searched ? await this.embedQuery(searched.text, signal) : undefined;
-    const retrieval = retrieve(index, input, queryVector, searched?.followUp);
+    const retrieval = await retrieveHybrid(index, input, (text) => this.embedQuery(text, signal));
     const answer = this.options.answererFor(project).answer({ conversation, ...retrieval, signal });
     // The thread and the question are stored before the answer streams: the id the client gets in
     // the first chunk must continue the conversation even when this answer fails or is stopped.

@@ -94,6 +94,21 @@ export function retrieve(
 }
 
 /**
+ * `retrieve` with hybrid search when the index has vectors: the text the search will use is
+ * embedded first, by `embed`, which returns undefined when the model fails (the search is then
+ * full-text only).
+ */
+export async function retrieveHybrid(
+  index: DocsIndex,
+  input: RetrievalInput,
+  embed: (text: string) => Promise<readonly number[] | undefined>,
+): Promise<Retrieval> {
+  if (!index.hasVectors) return retrieve(index, input);
+  const searched = retrievalQuery(index, input);
+  return retrieve(index, input, await embed(searched.text), searched.followUp);
+}
+
+/**
  * Whether the newest message leans on an earlier question of the conversation: a short message,
  * or one that points back ("can I turn them off?", "and for GitLab?"). A full question in a
  * thread is a question of its own, and so are: one that is only the product's name ("What is
