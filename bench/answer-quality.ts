@@ -10,13 +10,13 @@
  * long off-topic questions, 8-25 words, of bench/queries/off-topic-questions-long.json); the
  * follow-up conversations must cite an expected page and hold text that the first answer did not
  * show (the second question is asked as the assistant asks it in a thread: with the pages the
- * first answer cited). Held-out halves are the figures to report; `--tune` prints the tuning halves instead, `--fresh` the first fresh sets
- * (bench/queries/*-fresh.json), `--fresh2`, `--fresh3` and `--fresh4` the second to fourth (all
- * four tuned on since their baselines were taken), `--fresh6` and `--fresh7` the sixth and
- * seventh (tuned on since their baselines), and `--fresh5`, `--fresh8`, `--fresh9` and `--fresh10`
- * the fifth, eighth, ninth and tenth fresh sets (bench/queries/*-fresh5.json to *-fresh10.json,
- * never tuned on; `--verbose` is ignored there so that nobody tunes on them by reading their
- * misses).
+ * first answer cited). Held-out halves are the figures to report; `--tune` prints the tuning
+ * halves instead, `--fresh` the first fresh sets (bench/queries/*-fresh.json), `--fresh2`,
+ * `--fresh3` and `--fresh4` the second to fourth (all four tuned on since their baselines were
+ * taken), `--fresh6` and `--fresh7` the sixth and seventh (tuned on since their baselines), and
+ * `--fresh5`, `--fresh8`, `--fresh9` and `--fresh10` the fifth, eighth, ninth and tenth fresh sets
+ * (bench/queries/*-fresh5.json to *-fresh10.json, never tuned on; `--verbose` is ignored there so
+ * that nobody tunes on them by reading their misses).
  *
  * With `DOCWRIGHT_EMBEDDING_MODEL` set (and `OPENAI_API_KEY` or `OPENAI_BASE_URL`, as `serve` reads
  * them), both sites are embedded with that model first and every question is searched and
@@ -53,9 +53,21 @@ const embedder =
     ? undefined
     : new SectionEmbedder(embeddingModel(config.embeddingModel, config.providers), config.embeddingModel);
 
+/**
+ * Vectors of the texts searched on each site. Search alone and the first answer search the same
+ * text, and a follow-up's first question is asked again: each text goes to the model once.
+ */
+const vectors = new WeakMap<DocsIndex, Map<string, Promise<number[]>>>();
+
 /** The question's vector when the index has vectors, as `serve` embeds it. */
-const vectorOf = async (index: DocsIndex, text: string) =>
-  embedder && index.hasVectors ? embedder.embedQuery(text) : undefined;
+function vectorOf(index: DocsIndex, text: string): Promise<number[] | undefined> {
+  if (!embedder || !index.hasVectors) return Promise.resolve(undefined);
+  let known = vectors.get(index);
+  if (!known) vectors.set(index, (known = new Map()));
+  let vector = known.get(text);
+  if (!vector) known.set(text, (vector = embedder.embedQuery(text)));
+  return vector;
+}
 
 async function ask(index: DocsIndex, conversation: ConversationTurn[], citedPaths?: string[]) {
   const input = { conversation, retrievalPageSize: PAGE_SIZE, citedPaths };
