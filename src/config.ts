@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_OUTPUT_BUDGET, type OutputBudget } from './forge/output-budget.js';
+import { DEFAULT_OUTPUT_BUDGET, type OutputBudget } from './write-policy/output-budget.js';
+import type { ModelProviders } from './models.js';
 import { enterpriseHosts, GITHUB_COM, type GitHubHosts } from './github/hosts.js';
 
 /**
@@ -105,10 +106,7 @@ export interface Config {
   /** `/metrics`: off (null), open (`{ token: null }`), or behind a bearer token. */
   metrics: { token: string | null } | null;
   /** Model providers' credentials, handed to the AI SDK providers. */
-  providers: {
-    openai: { apiKey?: string; baseUrl?: string };
-    anthropic: { apiKey?: string };
-  };
+  providers: ModelProviders;
   /** The GitHub App, or token mode (a PAT), for `owner/repo` projects. */
   github: GitHubConfig;
 }

@@ -1,7 +1,12 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { EmbeddingModel, LanguageModel } from 'ai';
-import type { Config } from './config.js';
+
+/** Model providers' credentials, handed to the AI SDK providers (read by `loadConfig`). */
+export interface ModelProviders {
+  openai: { apiKey?: string | undefined; baseUrl?: string | undefined };
+  anthropic: { apiKey?: string | undefined };
+}
 
 /** A model setting: `builtin`, `openai:<model>` or `anthropic:<model>`. */
 export type ModelSpec = { provider: 'builtin' } | { provider: 'openai' | 'anthropic'; modelId: string };
@@ -20,7 +25,7 @@ export function parseModelSpec(spec: string): ModelSpec {
  */
 export function languageModel(
   spec: string,
-  providers: Config['providers'],
+  providers: ModelProviders,
   fetchImpl?: typeof fetch,
 ): LanguageModel | null {
   const parsed = parseModelSpec(spec);
@@ -44,7 +49,7 @@ export function languageModel(
  */
 export function embeddingModel(
   spec: string,
-  providers: Config['providers'],
+  providers: ModelProviders,
   fetchImpl?: typeof fetch,
 ): EmbeddingModel {
   const parsed = parseModelSpec(spec);

@@ -95,7 +95,6 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       local: new LocalGitForge(),
       github: githubAccess?.forge ?? null,
       forgeOf: (repository) => store.projects.forgeOf(repository),
-      runFiles: store.runFiles,
     });
   // Hybrid retrieval only when an embedding model is configured; offline, search is full-text.
   const embedder = config.embeddingModel

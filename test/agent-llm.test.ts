@@ -9,7 +9,7 @@ import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
 import { silentLogger } from '../src/logger.js';
 import { scriptedModel, type Step } from './helpers/scripted-model.js';
-import { OutputBudgetError, type OutputBudget } from '../src/forge/output-budget.js';
+import { OutputBudgetError, type OutputBudget } from '../src/write-policy/output-budget.js';
 import { policyFor } from './helpers/write-policy.js';
 
 /** The text results of the tool calls in a prompt, in order. */

@@ -12,9 +12,9 @@ import {
   createServerWithFrontDoor,
   createWebhookMiddleware,
   type FrontDoorOptions,
-} from '../src/github/front-door.js';
-import { prepareGitHubServer } from '../src/github/github-server.js';
-import { lazySetupHandler } from '../src/github/probot-setup.js';
+} from '../src/bot/front-door.js';
+import { prepareGitHubServer } from '../src/bot/github-server.js';
+import { lazySetupHandler } from '../src/bot/probot-setup.js';
 import { loadConfig } from '../src/config.js';
 import { addProject } from '../src/cli/local-commands.js';
 import { findJobMarker } from '../src/github/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UnrecoverableError } from '../src/errors.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
-import { OutputBudgetError, type OutputBudget } from '../src/forge/output-budget.js';
+import { OutputBudgetError, type OutputBudget } from '../src/write-policy/output-budget.js';
 import { Overlay } from '../src/forge/overlay.js';
 import { WriteRefusedError } from '../src/write-policy/index.js';
 import { policyFor } from './helpers/write-policy.js';

@@ -5,8 +5,8 @@ import { serve, type ServerType } from '@hono/node-server';
 import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServerWithFrontDoor, createWebhookMiddleware } from '../src/github/front-door.js';
-import type { DeliveryOutcome } from '../src/github/webhook-receiver.js';
+import { createServerWithFrontDoor, createWebhookMiddleware } from '../src/bot/front-door.js';
+import type { DeliveryOutcome } from '../src/bot/webhook-receiver.js';
 import { createLogger, silentLogger } from '../src/logger.js';
 import { issueComment, startBotHarness, WEBHOOK_SECRET, type BotHarness } from './fixtures/bot/harness.js';
 

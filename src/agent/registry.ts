@@ -1,6 +1,5 @@
-import type { Config } from '../config.js';
 import { UnrecoverableError } from '../errors.js';
-import { languageModel } from '../models.js';
+import { languageModel, type ModelProviders } from '../models.js';
 import { BuiltinAgent } from './builtin/index.js';
 import { LlmAgent, type LlmAgentOptions } from './llm/index.js';
 import type { Agent } from './types.js';
@@ -14,7 +13,7 @@ export type ModelAgentSettings = Pick<LlmAgentOptions, 'budgets'>;
  * credentials from the configuration. One agent per model, created on first use.
  */
 export function createAgentResolver(
-  providers: Config['providers'] = { openai: {}, anthropic: {} },
+  providers: ModelProviders = { openai: {}, anthropic: {} },
   settings: ModelAgentSettings = {},
 ): (model: string) => Agent {
   const builtin = new BuiltinAgent();
@@ -31,7 +30,7 @@ export function createAgentResolver(
 }
 
 /** The AI SDK model of a spec; a spec that cannot work (unknown, no key) fails the job in words. */
-function modelFor(model: string, providers: Config['providers']) {
+function modelFor(model: string, providers: ModelProviders) {
   try {
     const resolved = languageModel(model, providers);
     if (resolved) return resolved;

@@ -13,7 +13,7 @@ import type { ProjectRow } from '../store/index.js';
 import { commandTarget } from './command-target.js';
 import { mayBeCommand, type CommandComment } from './comment-event.js';
 import { oncePerDelivery } from './deliveries.js';
-import type { RepositoryClient } from '../github/repository-clients.js';
+import type { RepositoryClient } from './repository-clients.js';
 import { applySettings, projectForEvent } from './projects.js';
 import {
   agentPrompt,
@@ -23,7 +23,7 @@ import {
   permissionReply,
   settingsReply,
 } from './replies.js';
-import type { ConfigReader } from '../github/settings-cache.js';
+import type { ConfigReader } from './settings-cache.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
 import type { BotDependencies } from './types.js';
 

@@ -8,13 +8,13 @@ import type { Logger } from '../logger.js';
 import { instrumentOctokit, type HookableOctokit, type Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import { createDocwrightApp } from './app.js';
-import { RepositoryClients, type RepositoryClient } from '../github/repository-clients.js';
-import { JobWatcher } from '../github/job-watcher.js';
-import { createBotProbot } from '../github/probot.js';
-import { SettingsCache } from '../github/settings-cache.js';
+import { RepositoryClients, type RepositoryClient } from './repository-clients.js';
+import { JobWatcher } from './job-watcher.js';
+import { createBotProbot } from './probot.js';
+import { SettingsCache } from './settings-cache.js';
 
-export { createPullRequestBody } from '../github/pull-request-body.js';
-export type { RepositoryClient } from '../github/repository-clients.js';
+export { createPullRequestBody } from './pull-request-body.js';
+export type { RepositoryClient } from './repository-clients.js';
 
 export interface GitHubAccessOptions {
   github: GitHubConfig;

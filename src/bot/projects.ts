@@ -1,7 +1,7 @@
 import { projectWritable, type ProjectRow } from '../store/index.js';
 import { readRepositoryStart, type GraphqlClient, type RepositoryStart } from '../github/repository-start.js';
-import type { RepositoryClient } from '../github/repository-clients.js';
-import type { ConfigReader } from '../github/settings-cache.js';
+import type { RepositoryClient } from './repository-clients.js';
+import type { ConfigReader } from './settings-cache.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
 import type { BotDependencies } from './types.js';
 

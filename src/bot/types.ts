@@ -2,8 +2,8 @@ import type { JobService } from '../engine/job-service.js';
 import type { BranchHead } from '../github/repository-start.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
-import type { JobWatcher } from '../github/job-watcher.js';
-import type { SettingsCache } from '../github/settings-cache.js';
+import type { JobWatcher } from './job-watcher.js';
+import type { SettingsCache } from './settings-cache.js';
 
 /** What the app's handlers work with; built once by the service. */
 export interface BotDependencies {

@@ -1,6 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server';
-import { createServerWithFrontDoor, type FrontDoorOptions } from '../github/front-door.js';
-import { prepareGitHubServer } from '../github/github-server.js';
+import { createServerWithFrontDoor, type FrontDoorOptions } from '../bot/front-door.js';
+import { prepareGitHubServer } from '../bot/github-server.js';
 import type { Config } from '../config.js';
 import { DEMO_DOMAIN, ensureDemo, type DemoSetup } from '../demo.js';
 import type { GitEnvironment } from '../forge/git-command.js';

@@ -1,7 +1,7 @@
 import type { Agent, AgentResult, AgentRunInput } from '../agent/types.js';
 import { checkChanges, type CheckProblem } from '../checks/index.js';
 import { UnrecoverableError } from '../errors.js';
-import type { OutputBudget } from '../forge/output-budget.js';
+import type { OutputBudget } from '../write-policy/output-budget.js';
 import { Overlay } from '../forge/overlay.js';
 import type { CommitInfo, FileChange, Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../logger.js';
@@ -17,8 +17,20 @@ import { InvalidDocsRootError, parseDocsRoot, WritePolicy } from '../write-polic
 import { blockingFailure, runReply } from './run-findings.js';
 import { formatCommitMessage, oneLine, parseCommitMessage, RUN_TRAILER } from './commit-message.js';
 
+/** Where a run records the files it commits (the store's run files), for the status comments. */
+export interface RunFileBook {
+  planned(jobId: string, runKey: string, paths: string[]): Promise<void>;
+  landed(jobId: string, runKey: string): Promise<void>;
+}
+
 export interface RunDependencies {
   forge: Forge;
+  /**
+   * The files each run commits, kept with the job: the paths before the commit, and "landed" once
+   * the commit is on the branch (returned, or found again after a crash by its run trailer), so
+   * the status comment names them on any replica without asking the forge.
+   */
+  runFiles: RunFileBook;
   agentFor(model: string): Agent;
   logger: Logger;
   /** Rounds in which an agent that can repair is handed the docs checks' findings (default 2). */
@@ -62,6 +74,8 @@ export async function runJob(
   let committed = false;
   if (landed) {
     ({ reply, title } = parseCommitMessage(landed.message));
+    // The commit landed before a restart: its files count among the job's changes now.
+    await deps.runFiles.landed(job.id, runKey);
     deps.logger.info(
       { job: job.id, commit: landed.sha },
       'run already committed before a restart; reusing it',
@@ -88,6 +102,11 @@ export async function runJob(
     if (changes.length > 0) {
       assertChangesAllowed(changes, policy);
       const message = formatCommitMessage({ title, reply, jobId: job.id, runKey });
+      await deps.runFiles.planned(
+        job.id,
+        runKey,
+        changes.map((change) => change.path),
+      );
       await deps.forge.commit({
         repository,
         branch: job.branch,
@@ -96,6 +115,7 @@ export async function runJob(
         changes,
         message,
       });
+      await deps.runFiles.landed(job.id, runKey);
       committed = true;
     }
   }

@@ -6,7 +6,7 @@ import { redactSecrets } from '../redact.js';
 import type { ClaimedJob, Store } from '../store/index.js';
 import { runJob, type RunDependencies } from './run-job.js';
 
-export interface WorkerOptions extends RunDependencies {
+export interface WorkerOptions extends Omit<RunDependencies, 'runFiles'> {
   store: Store;
   /** Runs at once in this process. */
   concurrency: number;
@@ -137,7 +137,13 @@ export class Worker {
         (message) => message.state !== 'pending',
       );
       logger.info({ attempt: job.attempts, messages: claimed.pending.length }, 'run started');
-      const outcome = await runJob({ ...this.options, logger }, project, claimed, history, controller.signal);
+      const outcome = await runJob(
+        { ...this.options, runFiles: this.options.store.runFiles, logger },
+        project,
+        claimed,
+        history,
+        controller.signal,
+      );
       const recorded = await this.options.store.jobs.finishRun(job.id, this.id, outcome);
       this.options.onRunRecorded?.({ ...report(), succeeded: true });
       logger.info({ prLink: outcome.prLink, recorded }, 'run finished');

@@ -3,7 +3,7 @@ import type { PlannedChange } from './git-change-plan.js';
 import type { TreeEntry } from './git-ls-tree.js';
 import { isRefusal } from '../github/request-error.js';
 import type { GitHubClient } from '../github/types.js';
-import type { RepositoryName } from './github-repository.js';
+import type { RepositoryName } from '../github/repository-name.js';
 import { BranchMovedError } from './local-git.js';
 
 /** Entries per `POST /git/trees` (the issue's bound; GitHub documents none, large bodies time out). */

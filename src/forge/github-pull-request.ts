@@ -1,7 +1,7 @@
 import { DocwrightError } from '../errors.js';
 import { hasStatus, isRefusal } from '../github/request-error.js';
 import type { GitHubClient } from '../github/types.js';
-import type { RepositoryName } from './github-repository.js';
+import type { RepositoryName } from '../github/repository-name.js';
 
 /** What docwright needs to know about a pull request. */
 export interface PullRequestSummary {

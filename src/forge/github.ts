@@ -14,13 +14,18 @@ import type { BranchHead } from '../github/repository-start.js';
 import type { GitHubClient } from '../github/types.js';
 import { toForgeError, type GitHubAccess, type GitHubAuthKind } from './github-errors.js';
 import { ensurePullRequest } from './github-pull-request.js';
-import { isValidBranchName, OBJECT_ID, parseRepository, type RepositoryName } from './github-repository.js';
+import {
+  isValidBranchName,
+  OBJECT_ID,
+  parseRepository,
+  type RepositoryName,
+} from '../github/repository-name.js';
 import { readTarball, type GitHubSnapshot } from './github-tarball.js';
 import type { CommitInfo, CommitRequest, Forge, PullRequestRequest } from './types.js';
 
 export type { GitHubClient } from '../github/types.js';
 export { findPullRequestByHead, type PullRequestSummary } from './github-pull-request.js';
-export { parseRepository, type RepositoryName } from './github-repository.js';
+export { parseRepository, type RepositoryName } from '../github/repository-name.js';
 export { GitHubSnapshot } from './github-tarball.js';
 
 export interface GitHubForgeOptions {

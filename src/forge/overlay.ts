@@ -1,5 +1,9 @@
 import { normalizePath, type WritePolicy } from '../write-policy/index.js';
-import { DEFAULT_OUTPUT_BUDGET, OutputBudgetMeter, type OutputBudget } from './output-budget.js';
+import {
+  DEFAULT_OUTPUT_BUDGET,
+  OutputBudgetMeter,
+  type OutputBudget,
+} from '../write-policy/output-budget.js';
 import type { FileChange, Snapshot } from './types.js';
 
 export { normalizePath };

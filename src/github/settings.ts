@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidBranchName } from '../forge/github-repository.js';
+import { isValidBranchName } from './repository-name.js';
 import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
 import { DEFAULT_COMMAND, parseAllowedBots, PERMISSION_LEVELS, type AllowedBots } from './index.js';
 import type { PermissionLevel } from './index.js';

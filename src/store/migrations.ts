@@ -1,5 +1,4 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { GITHUB_COM, hostOf } from '../github/hosts.js';
 import { autoIncrementKey, binaryType } from './dialect.js';
 
 /**
@@ -177,7 +176,9 @@ const migrations: Record<string, Migration> = {
         .alterTable('projects')
         .addColumn('host', 'text', (column) => column.notNull().defaultTo(''))
         .execute();
-      await sql`update projects set host = ${hostOf(GITHUB_COM)} where forge = 'github'`.execute(db);
+      // Every GitHub project made before hosts were recorded was on github.com (a migration keeps the
+      // value it had when written, whatever the code's default becomes later).
+      await sql`update projects set host = 'github.com' where forge = 'github'`.execute(db);
       // The files each run committed, written before its commit and confirmed once the commit is
       // seen on the branch: any replica, or this one after a restart, can name a job's changes.
       await db.schema

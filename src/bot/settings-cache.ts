@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
-import { DEFAULT_COMMAND } from './index.js';
-import { parseSettings, SETTINGS_FILE, SettingsError, type RepositorySettings } from './settings.js';
+import { DEFAULT_COMMAND } from '../github/index.js';
+import { parseSettings, SETTINGS_FILE, SettingsError, type RepositorySettings } from '../github/settings.js';
 
 /** Reads `.github/<file>`'s text: the repository's, else the owner's `.github` repository's; null when absent. */
 export interface ConfigReader {

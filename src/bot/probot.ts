@@ -1,6 +1,6 @@
 import { Probot, ProbotOctokit } from 'probot';
 import type { GitHubConfig } from '../config.js';
-import { withPolicy, type RequestPolicy } from './octokit.js';
+import { withPolicy, type RequestPolicy } from '../github/octokit.js';
 import type { Logger } from '../logger.js';
 
 export type BotProbotOptions = Pick<RequestPolicy, 'retryAfterBaseValue' | 'throttle' | 'instrument'>;

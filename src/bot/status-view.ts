@@ -5,7 +5,7 @@ import {
   renderStatusComment,
   type ChangedFiles,
   type StatusView,
-} from './index.js';
+} from '../github/index.js';
 import type { JobMessageRow, JobRow } from '../store/index.js';
 
 /** What a status comment should show, and the key that says whether it already does. */

@@ -1,6 +1,11 @@
-import { listChangedFiles, parsePullRequestLink, StatusCommentWriter, type ChangedFiles } from './index.js';
-import { reactAndComment, type CommandNodes } from './acknowledge.js';
-import { hasStatus } from './request-error.js';
+import {
+  listChangedFiles,
+  parsePullRequestLink,
+  StatusCommentWriter,
+  type ChangedFiles,
+} from '../github/index.js';
+import { reactAndComment, type CommandNodes } from '../github/acknowledge.js';
+import { hasStatus } from '../github/request-error.js';
 import type { Logger } from '../logger.js';
 import type { JobRow, JobThreadRow, Store } from '../store/index.js';
 import type { RepositoryClient, RepositoryClients } from './repository-clients.js';

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createWebhookMiddleware, type FrontDoorOptions } from './front-door.js';
-import type { GitHubBot } from '../bot/index.js';
+import type { GitHubBot } from './index.js';
 import { lazySetupHandler, startWebhookProxy } from './probot-setup.js';
 import type { DeliveryOutcome } from './webhook-receiver.js';
 

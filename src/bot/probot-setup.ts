@@ -4,8 +4,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from '../logger.js';
 import { makePrivateIfPresent } from '../private-files.js';
-import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../server/bounded-body.js';
-import { statusOf } from '../server/errors.js';
+import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../http/bounded-body.js';
+import { statusOf } from '../http/error-status.js';
 
 /** A Probot request handler: true when it answered the request. */
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;

@@ -3,8 +3,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ApplicationFunction, Probot } from 'probot';
 import type { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../server/bounded-body.js';
-import { statusOf } from '../server/errors.js';
+import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../http/bounded-body.js';
+import { statusOf } from '../http/error-status.js';
 import { malformedPayload } from './webhook-payloads.js';
 
 /** Answers the webhook path; calls `next` for everything else. */
