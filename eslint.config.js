@@ -1,6 +1,98 @@
 // @ts-check
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The folders of src/ and what each may import besides itself, lowest first. A folder never imports
+ * one further down this list; docs/architecture.mdx draws the same table (a test holds the two
+ * together). Entry points (src/cli.ts, the cli, the service) sit on top and may import anything.
+ * @type {Record<string, string[]>}
+ */
+export const LAYERS = {
+  core: [],
+  protocol: [],
+  http: ['core'],
+  'write-policy': ['core'],
+  models: ['core'],
+  docs: ['core', 'write-policy'],
+  github: ['core', 'protocol', 'write-policy'],
+  store: ['core', 'protocol', 'write-policy'],
+  forge: ['core', 'write-policy', 'github'],
+  checks: ['core', 'write-policy', 'docs', 'forge'],
+  agent: ['core', 'write-policy', 'models', 'docs', 'forge', 'checks'],
+  client: ['core', 'protocol'],
+  config: ['core', 'write-policy', 'models', 'github'],
+  engine: ['core', 'protocol', 'write-policy', 'docs', 'github', 'store', 'forge', 'checks', 'agent'],
+  assistant: ['core', 'protocol', 'models', 'docs', 'store', 'forge'],
+  server: ['core', 'protocol', 'http', 'store', 'engine', 'assistant'],
+  bot: [
+    'core',
+    'protocol',
+    'http',
+    'write-policy',
+    'config',
+    'docs',
+    'github',
+    'store',
+    'forge',
+    'checks',
+    'engine',
+  ],
+  action: [
+    'core',
+    'protocol',
+    'write-policy',
+    'models',
+    'config',
+    'docs',
+    'github',
+    'store',
+    'forge',
+    'checks',
+    'agent',
+    'engine',
+    'client',
+  ],
+  service: [
+    'core',
+    'protocol',
+    'http',
+    'write-policy',
+    'models',
+    'config',
+    'docs',
+    'github',
+    'store',
+    'forge',
+    'checks',
+    'agent',
+    'engine',
+    'assistant',
+    'server',
+    'bot',
+  ],
+  cli: [
+    'core',
+    'protocol',
+    'http',
+    'write-policy',
+    'models',
+    'config',
+    'docs',
+    'github',
+    'store',
+    'forge',
+    'checks',
+    'agent',
+    'engine',
+    'assistant',
+    'server',
+    'bot',
+    'client',
+    'service',
+  ],
+};
 
 export default tseslint.config(
   { ignores: ['lib/', 'dist/', 'node_modules/', 'coverage/', '.docwright/'] },
@@ -17,7 +109,7 @@ export default tseslint.config(
         'error',
         { object: 'process', property: 'env', message: 'Read configuration once, in loadConfig(env).' },
       ],
-      // better-sqlite3 13 crashes Node 20 and 12 aborts Node 24: src/sqlite.ts loads the right one.
+      // better-sqlite3 13 crashes Node 20 and 12 aborts Node 24: src/core/sqlite.ts loads the right one.
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
@@ -25,7 +117,7 @@ export default tseslint.config(
             {
               name: 'better-sqlite3',
               message:
-                'Import SQLite from src/sqlite.ts: it loads the better-sqlite3 that works on this Node.',
+                'Import SQLite from src/core/sqlite.ts: it loads the better-sqlite3 that works on this Node.',
               allowTypeImports: true,
             },
           ],
@@ -34,7 +126,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/config.ts', 'src/cli.ts', 'test/**', 'bench/**', 'vitest.config.ts'],
+    files: ['src/config/config.ts', 'src/cli.ts', 'test/**', 'bench/**', 'vitest.config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
@@ -47,6 +139,34 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // The direction of dependencies between the folders of src/ (docs/architecture.mdx draws it):
+    // each folder may import the folders LAYERS lists for it and nothing else, type imports
+    // included, so no change can close a cycle between them again.
+    files: ['src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { typescript: { project: './tsconfig.json' } },
+      'boundaries/elements': Object.keys(LAYERS).map((folder) => ({
+        type: folder,
+        pattern: `src/${folder}`,
+      })),
+    },
+    rules: {
+      // src/cli.ts, the program's entry, is in no folder: nothing may import it.
+      'boundaries/no-unknown-dependencies': 'error',
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: Object.entries(LAYERS).map(([folder, allowed]) => ({
+            from: { element: { type: folder } },
+            allow: { to: { element: { types: { anyOf: [folder, ...allowed] } } } },
+          })),
+        },
+      ],
     },
   },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },

@@ -26,9 +26,9 @@
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { SectionEmbedder } from '../src/assistant/embeddings.js';
 import { retrieveHybrid } from '../src/assistant/retrieve.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import type { DocsIndex } from '../src/docs/docs-index.js';
-import { embeddingModel } from '../src/models.js';
+import { embeddingModel } from '../src/models/models.js';
 import type { ConversationTurn } from '../src/protocol/assistant.js';
 import {
   SITES,

@@ -9,10 +9,10 @@
  */
 import { serve } from '@hono/node-server';
 import http from 'node:http';
-import { loadConfig } from '../src/config.js';
-import { SAMPLE_DOCS_DIR, seedRepository } from '../src/demo.js';
-import { silentLogger } from '../src/logger.js';
-import { createService } from '../src/service.js';
+import { loadConfig } from '../src/config/config.js';
+import { SAMPLE_DOCS_DIR, seedRepository } from '../src/cli/demo.js';
+import { silentLogger } from '../src/core/logger.js';
+import { createService } from '../src/service/service.js';
 
 const [mode, portText, dataDir] = process.argv.slice(2);
 const port = Number(portText);

@@ -15,7 +15,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { seedRepository } from '../src/demo.js';
+import { seedRepository } from '../src/cli/demo.js';
 import { loadFromProcess, type LoadReport } from './api-load-client.js';
 import { memoryChartSvg, minuteFloors, slopePerMinute, type MemorySample } from './memory-chart.js';
 

@@ -11,7 +11,7 @@ import type { Agent } from '../src/agent/types.js';
 import { Worker } from '../src/engine/worker.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import type { Forge } from '../src/forge/types.js';
-import { silentLogger } from '../src/logger.js';
+import { silentLogger } from '../src/core/logger.js';
 import { openStore } from '../src/store/index.js';
 
 const [location = '', concurrency = '4', delayMs = '100'] = process.argv.slice(2);

@@ -1952,7 +1952,7 @@ const { kConstruct } = __nccwpck_require__(109)
 // in an older version of Node, it doesn't have any use without fetch.
 __webpack_unused_export__ = new CacheStorage(kConstruct)
 
-const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(9061)
+const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(5090)
 
 __webpack_unused_export__ = deleteCookie
 __webpack_unused_export__ = getCookies
@@ -14793,7 +14793,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9061:
+/***/ 5090:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -29904,7 +29904,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1374);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9061);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -29913,7 +29913,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1374:
+/***/ 9061:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35587,9 +35587,9 @@ const $ZodNumberFormat = /*@__PURE__*/ $constructor("$ZodNumberFormat", (inst, d
     $ZodCheckNumberFormat.init(inst, def);
     $ZodNumber.init(inst, def); // no format checks
 });
-const $ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodBoolean", (inst, def) => {
+const $ZodBoolean = /*@__PURE__*/ $constructor("$ZodBoolean", (inst, def) => {
     $ZodType.init(inst, def);
-    inst._zod.pattern = regexes.boolean;
+    inst._zod.pattern = regexes_boolean;
     inst._zod.parse = (payload, _ctx) => {
         if (def.coerce)
             try {
@@ -35607,7 +35607,7 @@ const $ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null &&
         });
         return payload;
     };
-})));
+});
 const $ZodBigInt = /*@__PURE__*/ $constructor("$ZodBigInt", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.pattern = bigint;
@@ -37997,7 +37997,7 @@ function _uint32(Class, params) {
 function _boolean(Class, params) {
     return new Class({
         type: "boolean",
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // @__NO_SIDE_EFFECTS__
@@ -41539,13 +41539,13 @@ function int32(params) {
 function uint32(params) {
     return core._uint32(ZodNumberFormat, params);
 }
-const ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodBoolean", (inst, def) => {
-    core.$ZodBoolean.init(inst, def);
+const ZodBoolean = /*@__PURE__*/ $constructor("ZodBoolean", (inst, def) => {
+    $ZodBoolean.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.booleanProcessor(inst, ctx, json, params);
-})));
+    inst._zod.processJSONSchema = (ctx, json, params) => booleanProcessor(inst, ctx, json, params);
+});
 function schemas_boolean(params) {
-    return core._boolean(ZodBoolean, params);
+    return _boolean(ZodBoolean, params);
 }
 const ZodBigInt = /*@__PURE__*/ $constructor("ZodBigInt", (inst, def) => {
     $ZodBigInt.init(inst, def);
@@ -42494,61 +42494,190 @@ const JobListQuerySchema = object({
 
 ;// CONCATENATED MODULE: ./src/protocol/error.ts
 
-/** Every error response: `{ error, code }`. */
+/** Every error response: `{ error, code, retryable }`. */
 const ErrorBodySchema = object({
     error: schemas_string().describe('What went wrong, in words; names the offending field on 400.'),
     code: schemas_string().optional().describe('A stable machine-readable code.'),
+    retryable: schemas_boolean()
+        .optional()
+        .describe('Whether the same request may succeed later (a rate limit, an outage), as opposed to a request that must change first.'),
 })
     .meta({ id: 'Error' });
 
-;// CONCATENATED MODULE: ./src/client/errors.ts
-/** An error answer of the docwright API, with the server's message and code. */
-class ApiError extends Error {
-    status;
+;// CONCATENATED MODULE: ./src/core/errors.ts
+/**
+ * docwright's one error model. Every error we raise on purpose is a DocwrightError: a stable `code`
+ * for programs, a sentence for people (`message`) and `retryable`, which says whether trying the
+ * same thing again later may succeed. Nothing here knows about HTTP: the status of a code is chosen
+ * at the server's edge (src/server/errors.ts), and the worker asks `retryable`, nothing else.
+ */
+/** Every code an error of ours can carry, on the wire too (`{ "error", "code", "retryable" }`). */
+const ERROR_CODES = [
+    'invalid_request',
+    'invalid_json',
+    'invalid_webhook',
+    'unsupported_media_type',
+    'unauthorized',
+    'forbidden',
+    'not_found',
+    'method_not_allowed',
+    'conflict',
+    'payload_too_large',
+    'rate_limited',
+    'unavailable',
+    'internal_error',
+    'forge_error',
+    'git_error',
+    'agent_error',
+    'job_failed',
+];
+function isErrorCode(value) {
+    return ERROR_CODES.includes(value);
+}
+/** Codes that describe a passing condition (contention, a limit, an outage) rather than a wrong request. */
+const RETRYABLE_CODES = new Set(['conflict', 'rate_limited', 'unavailable']);
+/**
+ * A property name, not `instanceof`: the Action bundle and the server may each load their own copy
+ * of this module, and an error from one copy must still be recognised by the other.
+ */
+const MARKER = Symbol.for('docwright.error');
+class errors_DocwrightError extends Error {
     code;
-    retryAfterSeconds;
-    name = 'ApiError';
-    constructor(status, message, code, retryAfterSeconds) {
-        super(message);
-        this.status = status;
+    name = 'DocwrightError';
+    [MARKER] = true;
+    retryable;
+    headers;
+    constructor(code, message, options = {}) {
+        super(message, options.cause === undefined ? undefined : { cause: options.cause });
         this.code = code;
-        this.retryAfterSeconds = retryAfterSeconds;
+        this.retryable = options.retryable ?? RETRYABLE_CODES.has(code);
+        this.headers = options.headers ?? {};
+    }
+    /** Whether `error` is a DocwrightError from any copy of this module. */
+    static isInstance(error) {
+        return typeof error === 'object' && error !== null && MARKER in error;
     }
 }
-/** The request did not complete in time (per attempt). */
-class ApiTimeoutError extends Error {
+/**
+ * A job cannot succeed by trying again: it fails at once, with this sentence as its reason. Kept as
+ * its own name because "the run is over" reads better at the places that decide it.
+ */
+class errors_UnrecoverableError extends errors_DocwrightError {
+    name = 'UnrecoverableError';
+    constructor(message, options = {}) {
+        super('job_failed', message, { ...options, retryable: false });
+    }
+}
+const badRequest = (message) => new errors_DocwrightError('invalid_request', message);
+const notFound = (message) => new errors_DocwrightError('not_found', message);
+/** A conflict that waiting resolves (a branch moved, a row was taken); `retryable: false` for one that stays. */
+const conflict = (message, options = {}) => new errors_DocwrightError('conflict', message, options);
+const forbidden = (message) => new errors_DocwrightError('forbidden', message);
+const unauthorized = (message) => new errors_DocwrightError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+/**
+ * How an error that is not ours is treated when it ends a job run: a plain `Error` from a library
+ * or a bug says nothing about whether it heals (a dropped connection does, a TypeError does not),
+ * so it is retried, but only `UNKNOWN_ERROR_ATTEMPTS` times in all before the job fails with it.
+ */
+const UNKNOWN_ERROR_ATTEMPTS = 3;
+/** Whether trying again may help: our errors say so; unknown ones are given a few tries. */
+function isRetryable(error) {
+    return errors_DocwrightError.isInstance(error) ? error.retryable : true;
+}
+
+;// CONCATENATED MODULE: ./src/client/errors.ts
+
+/** Methods a client may send twice without doing twice what they ask (RFC 9110's safe methods). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/**
+ * Codes with which a docwright server turns a request away before acting on it (a rate limit, an
+ * outage of its database or disk): the request may be sent again whatever its method.
+ */
+const REFUSED_BEFORE_ACTING = new Set(['rate_limited', 'unavailable']);
+/**
+ * An error answer of the docwright API: the server's sentence and code, and whether sending the
+ * same request again may succeed, decided here once. A request the server turned away before
+ * acting (429, an outage) may be repeated; any other failure only when the method is safe to repeat
+ * and the condition may pass (a 5xx): a repeated create or message could make a second job or
+ * queue a prompt twice.
+ */
+class ApiError extends errors_DocwrightError {
+    name = 'ApiError';
+    status;
+    retryAfterSeconds;
+    constructor(message, answer, method) {
+        const code = answer.code ?? codeOfStatus(answer.status);
+        super(code, message, { retryable: mayRepeat(answer, code, method) });
+        this.status = answer.status;
+        this.retryAfterSeconds = answer.retryAfterSeconds;
+    }
+}
+function mayRepeat(answer, code, method) {
+    const heals = answer.retryable ?? (answer.status >= 500 || answer.status === 429);
+    if (!heals)
+        return false;
+    // Only a docwright body can say the server did nothing; a proxy's 502 may come after it acted.
+    if (answer.code !== undefined && REFUSED_BEFORE_ACTING.has(code))
+        return true;
+    if (answer.status === 429)
+        return true;
+    return SAFE_METHODS.has(method.toUpperCase());
+}
+/** The code of an answer whose body did not name one (a proxy's error page, an older server). */
+function codeOfStatus(status) {
+    if (status === 400)
+        return 'invalid_request';
+    if (status === 401)
+        return 'unauthorized';
+    if (status === 403)
+        return 'forbidden';
+    if (status === 404)
+        return 'not_found';
+    if (status === 409)
+        return 'conflict';
+    if (status === 413)
+        return 'payload_too_large';
+    if (status === 429)
+        return 'rate_limited';
+    if (status === 502 || status === 503 || status === 504)
+        return 'unavailable';
+    return status >= 500 ? 'internal_error' : 'invalid_request';
+}
+/** Reads an error answer's `code`, keeping only codes this client knows. */
+function knownCode(code) {
+    return isErrorCode(code) ? code : undefined;
+}
+/**
+ * The request did not complete in time (per attempt). The server may have acted on it, so only a
+ * request that is safe to repeat is repeated.
+ */
+class ApiTimeoutError extends errors_DocwrightError {
     name = 'ApiTimeoutError';
+    constructor(message, method) {
+        super('unavailable', message, { retryable: SAFE_METHODS.has(method.toUpperCase()) });
+    }
 }
 /**
  * The server could not be reached at all (refused, unknown host, reset before an answer). The
- * message names the address and the network's reason, never the key.
+ * message names the address and the network's reason, never the key. A connection refused or reset
+ * may still have carried the request, so as with a time-out only safe requests are repeated.
  */
-class ApiUnreachableError extends Error {
+class ApiUnreachableError extends errors_DocwrightError {
     baseUrl;
     reason;
     name = 'ApiUnreachableError';
-    constructor(baseUrl, reason, options) {
-        super(`Could not reach the docwright server at ${baseUrl}: ${reason}`, options);
+    constructor(baseUrl, reason, method, options) {
+        super('unavailable', `Could not reach the docwright server at ${baseUrl}: ${reason}`, {
+            retryable: SAFE_METHODS.has(method.toUpperCase()),
+            cause: options?.cause,
+        });
         this.baseUrl = baseUrl;
         this.reason = reason;
     }
 }
-/**
- * Whether a failed attempt is worth repeating. A 429 was refused before any work, so any request
- * may repeat it. A 5xx, a timeout or a network failure may come after the server acted: only reads
- * repeat those, since a repeated create or message could make a second job or queue a prompt twice.
- */
-function isRetryable(error, method = 'GET') {
-    if (error instanceof ApiError && error.status === 429)
-        return true;
-    if (method !== 'GET')
-        return false;
-    if (error instanceof ApiError)
-        return error.status >= 500;
-    return error instanceof ApiTimeoutError || error instanceof ApiUnreachableError;
-}
 
 ;// CONCATENATED MODULE: ./src/client/client.ts
+
 
 
 
@@ -42603,7 +42732,9 @@ class DocwrightClient {
                 return schema.parse(await this.attempt(method, path, body));
             }
             catch (error) {
-                if (attempt >= attempts || !isRetryable(error, method))
+                // Only an answer (or a failure to get one) says whether to try again; a body that is not a job
+                // is a wrong server, not a passing fault.
+                if (attempt >= attempts || !(errors_DocwrightError.isInstance(error) && error.retryable))
                     throw error;
                 if (error instanceof ApiUnreachableError && this.options.retryUnreachable === false)
                     throw error;
@@ -42633,37 +42764,42 @@ class DocwrightClient {
         }
         catch (error) {
             if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-                throw new ApiTimeoutError(`${method} ${path} timed out after ${this.options.timeoutMs ?? 30_000} ms`);
+                throw new ApiTimeoutError(`${method} ${path} timed out after ${this.options.timeoutMs ?? 30_000} ms`, method);
             }
             // fetch reports every network failure as a TypeError whose cause says what happened.
             if (error instanceof TypeError)
-                throw new ApiUnreachableError(this.options.baseUrl, networkReason(error), { cause: error });
+                throw new ApiUnreachableError(this.options.baseUrl, networkReason(error), method, { cause: error });
             throw error;
         }
         const text = await response.text();
         if (!response.ok)
-            throw errorOf(response, text);
+            throw errorOf(response, text, method);
         try {
             return JSON.parse(text);
         }
         catch {
-            throw new ApiError(response.status, `The server answered ${method} ${path} with a body that is not JSON`, 'invalid_response');
+            throw new ApiError(`The server answered ${method} ${path} with a body that is not JSON`, { status: response.status, code: 'internal_error', retryable: false }, method);
         }
     }
 }
-function errorOf(response, text) {
+function errorOf(response, text, method) {
     let message = `${response.status} ${response.statusText}`.trim();
     let code;
+    let retryable;
     try {
         const body = ErrorBodySchema.safeParse(JSON.parse(text));
-        if (body.success)
-            ({ error: message, code } = body.data);
+        if (body.success) {
+            message = body.data.error;
+            code = knownCode(body.data.code);
+            retryable = body.data.retryable;
+        }
     }
     catch {
         // not JSON: keep the status line
     }
     const retryAfter = Number(response.headers.get('retry-after'));
-    return new ApiError(response.status, message, code, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
+    const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
+    return new ApiError(message, { status: response.status, code, retryable, retryAfterSeconds }, method);
 }
 /** Retry-After when the server sent one (capped at a minute), else exponential backoff with jitter. */
 function retryDelayMs(error, attempt) {
@@ -47896,6 +48032,13 @@ const dist_src_Octokit = Octokit.plugin(requestLog, legacyRestEndpointMethods, p
 
 
 
+/**
+ * Statuses with which GitHub refuses a request for a reason that waiting does not change (bad
+ * input, credentials, permissions, a missing or gone resource, a validation failure). The retry
+ * plugin repeats nothing with these, and the request-error classifier reads the same list, so
+ * what Octokit repeats and what a job retries later can never disagree.
+ */
+const DO_NOT_RETRY = Object.freeze([400, 401, 403, 404, 410, 422, 451]);
 /** Retries of one request after a rate limit: GitHub asks to wait, and then it usually works. */
 const RATE_LIMIT_RETRIES = 2;
 /** `@octokit/rest` with the two plugins the policy configures. */
@@ -47910,8 +48053,9 @@ function policyOptions(policy) {
             : `GitHub ${kind} rate limit on ${request.method} ${request.url} again; giving up`);
         return retrying;
     };
+    const doNotRetry = [...DO_NOT_RETRY];
     return {
-        retry: { retryAfterBaseValue: unit },
+        retry: { retryAfterBaseValue: unit, doNotRetry },
         throttle: {
             retryAfterBaseValue: unit,
             onRateLimit: onLimit('primary'),
@@ -47959,58 +48103,8 @@ function createOctokit(options) {
     return octokit;
 }
 
-;// CONCATENATED MODULE: ./src/errors.ts
-/** Codes that describe a passing condition (contention, a limit, an outage) rather than a wrong request. */
-const RETRYABLE_CODES = new Set(['conflict', 'rate_limited', 'unavailable']);
-/**
- * A property name, not `instanceof`: the Action bundle and the server may each load their own copy
- * of this module, and an error from one copy must still be recognised by the other.
- */
-const MARKER = Symbol.for('docwright.error');
-class errors_DocwrightError extends Error {
-    code;
-    name = 'DocwrightError';
-    [MARKER] = true;
-    retryable;
-    headers;
-    constructor(code, message, options = {}) {
-        super(message, options.cause === undefined ? undefined : { cause: options.cause });
-        this.code = code;
-        this.retryable = options.retryable ?? RETRYABLE_CODES.has(code);
-        this.headers = options.headers ?? {};
-    }
-    /** Whether `error` is a DocwrightError from any copy of this module. */
-    static isInstance(error) {
-        return typeof error === 'object' && error !== null && MARKER in error;
-    }
-}
-/**
- * A job cannot succeed by trying again: it fails at once, with this sentence as its reason. Kept as
- * its own name because "the run is over" reads better at the places that decide it.
- */
-class errors_UnrecoverableError extends errors_DocwrightError {
-    name = 'UnrecoverableError';
-    constructor(message, options = {}) {
-        super('job_failed', message, { ...options, retryable: false });
-    }
-}
-const badRequest = (message) => new errors_DocwrightError('invalid_request', message);
-const notFound = (message) => new errors_DocwrightError('not_found', message);
-const conflict = (message) => new errors_DocwrightError('conflict', message);
-const forbidden = (message) => new errors_DocwrightError('forbidden', message);
-const unauthorized = (message) => new errors_DocwrightError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
-/**
- * How an error that is not ours is treated when it ends a job run: a plain `Error` from a library
- * or a bug says nothing about whether it heals (a dropped connection does, a TypeError does not),
- * so it is retried, but only `UNKNOWN_ERROR_ATTEMPTS` times in all before the job fails with it.
- */
-const UNKNOWN_ERROR_ATTEMPTS = 3;
-/** Whether trying again may help: our errors say so; unknown ones are given a few tries. */
-function errors_isRetryable(error) {
-    return errors_DocwrightError.isInstance(error) ? error.retryable : true;
-}
-
 ;// CONCATENATED MODULE: ./src/github/request-error.ts
+
 
 function request_error_isRequestError(error) {
     return error instanceof Error && typeof error.status === 'number';
@@ -48045,8 +48139,10 @@ function isRefusal(error, text) {
 }
 /**
  * The one reading of a failed GitHub request: null when `error` is not an HTTP answer from GitHub
- * (a network failure, a bug). Missing credentials, permissions or repositories do not heal with
- * retries; rate limits that outlasted the throttling plugin's retries, and 5xx answers, may.
+ * (a network failure, a bug). A status on Octokit's do-not-retry list (bad input, credentials,
+ * permissions, a missing resource, a 422 validation failure) does not heal with retries, unless it
+ * is a rate limit that outlasted the throttling plugin's retries; anything else (a 409 on a moved
+ * ref, a 5xx) may.
  */
 function classifyRequestError(error) {
     if (!request_error_isRequestError(error))
@@ -48065,7 +48161,7 @@ function classifyRequestError(error) {
                     : error.status >= 500
                         ? 'unavailable'
                         : 'refused';
-    const retryable = kind === 'rate-limited' || kind === 'unavailable' || kind === 'refused';
+    const retryable = kind === 'rate-limited' || !DO_NOT_RETRY.includes(error.status);
     return { status: error.status, kind, retryable, messages, request: requestLine(error) };
 }
 function requestLine(error) {
@@ -49107,7 +49203,7 @@ async function followUpTarget(context, jobId) {
         log.info(`Job ${jobId} of this thread is archived; starting a new job.`);
     }
     catch (error) {
-        if (!(error instanceof ApiError && error.status === 404))
+        if (!(errors_DocwrightError.isInstance(error) && error.code === 'not_found'))
             throw error;
         log.info(`Job ${jobId} of this thread is not in project ${inputs.projectId}; starting a new job.`);
     }

@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
-import { loadConfig } from '../src/config.js';
-import { silentLogger } from '../src/logger.js';
-import { createService } from '../src/service.js';
+import { loadConfig } from '../src/config/config.js';
+import { silentLogger } from '../src/core/logger.js';
+import { createService } from '../src/service/service.js';
 
 export const REFERENCE_PAGE = fileURLToPath(new URL('../docs/api/reference.mdx', import.meta.url));
 

@@ -6,7 +6,7 @@ import { addProject, createKey, listProjects } from './cli/local-commands.js';
 import { jobCreate, jobMessage, remote, type RemoteOptions, type WaitOptions } from './cli/job-commands.js';
 import { runServe } from './cli/serve.js';
 import { ApiError, ApiUnreachableError } from './client/index.js';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, type Config } from './config/config.js';
 
 /** Every command's --help ends with examples that can be pasted as they are. */
 const examples = (...lines: string[]): string =>

@@ -99,7 +99,7 @@ describe('describeError', () => {
       /^Could not reach the docwright server at http:\/\/127\.0\.0\.1:\d+: connect ECONNREFUSED .+\. Check `base-url` and that the server is reachable from the runner\.$/,
     );
     expect(
-      describeError(new ApiTimeoutError('POST /v2/agent/docs/job timed out after 30000 ms'), context),
+      describeError(new ApiTimeoutError('POST /v2/agent/docs/job timed out after 30000 ms', 'POST'), context),
     ).toContain('did not answer in time');
     nock(API).post('/v2/agent/docs/job').reply(201, { hello: 'world' });
     expect(

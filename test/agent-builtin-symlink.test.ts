@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BuiltinAgent } from '../src/agent/builtin/index.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
-import { silentLogger } from '../src/logger.js';
+import { silentLogger } from '../src/core/logger.js';
 import { policyFor } from './helpers/write-policy.js';
 
 describe('the built-in agent and symlinks', () => {

@@ -7,7 +7,7 @@ import type { AgentResult } from '../src/agent/types.js';
 import { listNavigationPages } from '../src/docs/navigation.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
-import { silentLogger } from '../src/logger.js';
+import { silentLogger } from '../src/core/logger.js';
 import { policyFor } from './helpers/write-policy.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

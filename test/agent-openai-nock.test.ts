@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LlmAgent } from '../src/agent/llm/index.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
-import { silentLogger } from '../src/logger.js';
-import { languageModel } from '../src/models.js';
+import { silentLogger } from '../src/core/logger.js';
+import { languageModel } from '../src/models/models.js';
 import { policyFor } from './helpers/write-policy.js';
 
 /**

@@ -4,7 +4,7 @@ import { LlmAgent } from '../src/agent/llm/index.js';
 import type { AgentRunInput } from '../src/agent/types.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
-import { silentLogger } from '../src/logger.js';
+import { silentLogger } from '../src/core/logger.js';
 import { scriptedModel } from './helpers/scripted-model.js';
 import { policyFor } from './helpers/write-policy.js';
 

@@ -66,7 +66,11 @@ describe('agent job API', () => {
       body: { prompt: 'more' },
     });
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ error: expect.stringMatching(/archived/), code: 'conflict' });
+    expect(refused.body).toEqual({
+      error: expect.stringMatching(/archived/),
+      code: 'conflict',
+      retryable: false,
+    });
   });
 
   it('lists jobs newest first with cursor pagination', async () => {
@@ -111,7 +115,11 @@ describe('agent job API', () => {
     ])('400 names the field for %s', async (_case, body, message) => {
       const response = await t.request('POST', '/v2/agent/docs/job', { body });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: expect.stringMatching(message), code: 'invalid_request' });
+      expect(response.body).toEqual({
+        error: expect.stringMatching(message),
+        code: 'invalid_request',
+        retryable: false,
+      });
     });
 
     it('400 for malformed JSON', async () => {
@@ -161,7 +169,11 @@ describe('agent job API', () => {
     it('404 for an unknown job and an unknown route; 405 for a wrong method', async () => {
       const job = await t.request('GET', '/v2/agent/docs/job/nope');
       expect(job.status).toBe(404);
-      expect(job.body).toEqual({ error: 'Job nope not found in project docs', code: 'not_found' });
+      expect(job.body).toEqual({
+        error: 'Job nope not found in project docs',
+        code: 'not_found',
+        retryable: false,
+      });
       const route = await t.request('GET', '/v3/nothing');
       expect(route.status).toBe(404);
       expect(route.body.code).toBe('not_found');
@@ -176,7 +188,11 @@ describe('agent job API', () => {
       await broken.service.store.close();
       const response = await broken.request('GET', '/v2/agent/docs/jobs');
       expect(response.status).toBe(500);
-      expect(response.body).toEqual({ error: 'Internal server error', code: 'internal_error' });
+      expect(response.body).toEqual({
+        error: 'Internal server error',
+        code: 'internal_error',
+        retryable: true,
+      });
     });
   });
 
@@ -221,6 +237,7 @@ describe('rate limits', () => {
       const last = responses[3]!;
       expect(last.body).toMatchObject({
         code: 'rate_limited',
+        retryable: true,
         error: expect.stringMatching(/at most 3 job creations per hour/),
       });
       expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(3500);

@@ -124,7 +124,11 @@ describe('assistant endpoints', () => {
   ])('400 names the field when %s', async (_case, body, message) => {
     const response = await post(V2, body);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: expect.stringMatching(message), code: 'invalid_request' });
+    expect(await response.json()).toEqual({
+      error: expect.stringMatching(message),
+      code: 'invalid_request',
+      retryable: false,
+    });
   });
 
   it('400 when a v1 message has no content', async () => {
@@ -144,7 +148,11 @@ describe('assistant endpoints', () => {
     expect(otherDomain.status).toBe(403);
     const thread = await post(V2, ask('x', { threadId: 'thread_doesnotexist' }));
     expect(thread.status).toBe(404);
-    expect(await thread.json()).toEqual({ error: 'Thread thread_doesnotexist not found', code: 'not_found' });
+    expect(await thread.json()).toEqual({
+      error: 'Thread thread_doesnotexist not found',
+      code: 'not_found',
+      retryable: false,
+    });
   });
 
   it('answers "What is Acme Cloud?" asked in a thread whose answer cited other pages', async () => {

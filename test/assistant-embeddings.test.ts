@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SectionEmbedder } from '../src/assistant/embeddings.js';
 import { retrieve } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
-import { loadConfig } from '../src/config.js';
-import { embeddingModel } from '../src/models.js';
+import { loadConfig } from '../src/config/config.js';
+import { embeddingModel } from '../src/models/models.js';
 import { openStore } from '../src/store/index.js';
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;

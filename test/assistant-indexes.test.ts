@@ -6,7 +6,7 @@ import { MockEmbeddingModelV3 } from 'ai/test';
 import { DocsIndexes } from '../src/assistant/docs-indexes.js';
 import { SectionEmbedder } from '../src/assistant/embeddings.js';
 import { LocalGitForge } from '../src/forge/local-git.js';
-import { silentLogger } from '../src/logger.js';
+import { silentLogger } from '../src/core/logger.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 const commitPage = async (repo: string, file: string, content: string) => {

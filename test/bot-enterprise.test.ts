@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { sign } from '@octokit/webhooks-methods';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SAMPLE_DOCS_DIR } from '../src/demo.js';
+import { SAMPLE_DOCS_DIR } from '../src/cli/demo.js';
 import { findJobMarker } from '../src/github/index.js';
 import { BareGit } from './fixtures/bot/bare-git.js';
 import { FakeGit } from './fixtures/bot/fake-git.js';

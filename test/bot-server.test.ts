@@ -15,10 +15,10 @@ import {
 } from '../src/bot/front-door.js';
 import { prepareGitHubServer } from '../src/bot/github-server.js';
 import { lazySetupHandler } from '../src/bot/probot-setup.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { addProject } from '../src/cli/local-commands.js';
 import { findJobMarker } from '../src/github/index.js';
-import { createLogger, silentLogger } from '../src/logger.js';
+import { createLogger, silentLogger } from '../src/core/logger.js';
 import {
   issueComment,
   REPOSITORY,

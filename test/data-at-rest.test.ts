@@ -3,10 +3,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { SQLite } from '../src/sqlite.js';
+import { SQLite } from '../src/core/sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
-import { redactConfiguredSecrets, redactSecrets } from '../src/redact.js';
+import { createLogger } from '../src/core/logger.js';
+import { redactConfiguredSecrets, redactSecrets } from '../src/core/redact.js';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process.js';
 
 const ADMIN_LIKE = `svc_${'K3y'.repeat(12)}`;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addProject } from '../src/cli/local-commands.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { openStore, projectWritable, type Store } from '../src/store/index.js';
 import { createGitRepo } from './helpers/git-repo.js';
 

@@ -13,7 +13,7 @@ import { fetchOpenApiDocument, REFERENCE_PAGE, renderApiReference } from '../scr
 import { readRunnerEnvironment } from '../src/action/environment.js';
 import { checkCommand } from '../src/cli/check-command.js';
 import { remote } from '../src/cli/job-commands.js';
-import { EnvSchema } from '../src/config.js';
+import { EnvSchema } from '../src/config/config.js';
 import { readFrontmatter } from '../src/docs/frontmatter.js';
 import type { CommandFlags } from './helpers/dump-cli-commands.js';
 

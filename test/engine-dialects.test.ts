@@ -5,8 +5,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createAgentResolver } from '../src/agent/registry.js';
 import type { Agent, AgentRunInput } from '../src/agent/types.js';
 import { Worker } from '../src/engine/worker.js';
-import { silentLogger } from '../src/logger.js';
-import { createService, type Service } from '../src/service.js';
+import { silentLogger } from '../src/core/logger.js';
+import { createService, type Service } from '../src/service/service.js';
 import { DIALECTS, testDatabases } from './helpers/postgres.js';
 import { startTestService, type TestService } from './helpers/service.js';
 

@@ -3,10 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentResolver } from '../src/agent/registry.js';
 import type { Agent, AgentResult, AgentRunInput } from '../src/agent/types.js';
 import { Worker } from '../src/engine/worker.js';
-import { DocwrightError, isRetryable, UnrecoverableError } from '../src/errors.js';
+import { DocwrightError, isRetryable, UnrecoverableError } from '../src/core/errors.js';
 import { GitCommandError } from '../src/forge/git-command.js';
-import { silentLogger } from '../src/logger.js';
+import { silentLogger } from '../src/core/logger.js';
 import { errorResponse } from '../src/server/errors.js';
+import { ApiError, DocwrightClient } from '../src/client/index.js';
+import { DO_NOT_RETRY, policyOptions } from '../src/github/octokit.js';
+import { classifyRequestError } from '../src/github/request-error.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 /** The built-in agent, with its result or its failure changed by the test; it counts its runs. */
@@ -23,6 +26,17 @@ class ScriptedFailureAgent implements Agent {
     return this.script(this.runs, () => this.inner.run(input));
   }
 }
+
+const silentOctokitLog = { warn: () => {}, debug: () => {} };
+const JOB = {
+  id: 'j1',
+  status: 'active',
+  source: { repository: 'file:///r', ref: 'docwright/job-j1' },
+  model: 'builtin',
+  prLink: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  archivedAt: null,
+};
 
 let t: TestService | undefined;
 let worker: Worker | undefined;
@@ -164,10 +178,88 @@ describe('the error tree', () => {
     const limited = await app.request('/limited');
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('5');
-    expect(await limited.json()).toEqual({ error: 'Too many requests', code: 'rate_limited' });
+    expect(await limited.json()).toEqual({
+      error: 'Too many requests',
+      code: 'rate_limited',
+      retryable: true,
+    });
     expect((await app.request('/git')).status).toBe(500);
     const bug = await app.request('/bug');
     expect(bug.status).toBe(500);
-    expect(await bug.json()).toEqual({ error: 'Internal server error', code: 'internal_error' });
+    expect(await bug.json()).toEqual({
+      error: 'Internal server error',
+      code: 'internal_error',
+      retryable: true,
+    });
+  });
+});
+
+describe('one flag from the server to every caller', () => {
+  const answer = (status: number, body: unknown) => () =>
+    new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+      status,
+      headers: { 'content-type': typeof body === 'string' ? 'text/html' : 'application/json' },
+    });
+  /** A client whose fetch answers from `script`, counting requests, and never sleeps. */
+  const clientOf = (script: (() => Response)[]) => {
+    let requests = 0;
+    const client = new DocwrightClient({
+      baseUrl: 'http://api.test',
+      apiKey: 'k',
+      maxAttempts: 2,
+      sleep: () => Promise.resolve(),
+      fetch: (() => {
+        requests += 1;
+        const next = script.shift();
+        return Promise.resolve(next ? next() : new Response('{}', { status: 599 }));
+      }) as typeof fetch,
+    });
+    return { client, requests: () => requests };
+  };
+
+  it('repeats a create the server turned away before acting (its database down), even though POST is not safe', async () => {
+    const down = { error: 'The database is unreachable', code: 'unavailable', retryable: true };
+    const { client, requests } = clientOf([answer(503, down), answer(201, JOB)]);
+    expect((await client.createJob('p', 'x')).id).toBe('j1');
+    expect(requests()).toBe(2);
+  });
+
+  it("does not repeat a create after a proxy's 502: the server may have made the job", async () => {
+    const { client, requests } = clientOf([answer(502, '<html>Bad gateway</html>')]);
+    const error = await client.createJob('p', 'x').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 502, code: 'unavailable', retryable: false });
+    expect(requests()).toBe(1);
+  });
+
+  it('repeats a read after the same 502, and never a conflict the server says will stay', async () => {
+    const read = clientOf([answer(502, '<html>Bad gateway</html>'), answer(200, JOB)]);
+    expect((await read.client.getJob('p', 'j1')).id).toBe('j1');
+    expect(read.requests()).toBe(2);
+    const archived = { error: 'Job j1 is archived', code: 'conflict', retryable: false };
+    const message = clientOf([answer(409, archived)]);
+    const error = await message.client.sendMessage('p', 'j1', 'x').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'conflict', retryable: false });
+    expect(isRetryable(error)).toBe(false);
+    expect(message.requests()).toBe(1);
+  });
+
+  it('tells a 404 by its code, whatever the status line says', async () => {
+    const { client } = clientOf([answer(404, { error: 'Job j9 not found', code: 'not_found' })]);
+    const error = await client.getJob('p', 'j9').catch((caught: unknown) => caught);
+    expect(DocwrightError.isInstance(error) && error.code).toBe('not_found');
+  });
+
+  it("reads GitHub's refusals with the list Octokit's retry plugin is given: a 422 never heals", () => {
+    const failure = (status: number, message: string, headers: Record<string, string> = {}) =>
+      Object.assign(new Error(message), { status, response: { data: { message }, headers } });
+    const retryable = (status: number, message = 'x', headers?: Record<string, string>) =>
+      classifyRequestError(failure(status, message, headers))?.retryable;
+    for (const status of DO_NOT_RETRY) expect(retryable(status), String(status)).toBe(false);
+    expect(retryable(422, 'Reference already exists')).toBe(false);
+    expect(retryable(409, 'Reference update failed')).toBe(true);
+    expect(retryable(502)).toBe(true);
+    expect(retryable(403, 'API rate limit exceeded', { 'x-ratelimit-remaining': '0' })).toBe(true);
+    expect(policyOptions({ log: silentOctokitLog }).retry.doNotRetry).toEqual([...DO_NOT_RETRY]);
   });
 });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Octokit } from '@octokit/rest';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DocwrightError, UnrecoverableError } from '../src/errors.js';
+import { DocwrightError, UnrecoverableError } from '../src/core/errors.js';
 import { findPullRequestByHead, GitHubForge, parseRepository } from '../src/forge/github.js';
 import { BranchMovedError } from '../src/forge/local-git.js';
 import { Overlay } from '../src/forge/overlay.js';

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DocwrightError } from '../src/errors.js';
+import { DocwrightError } from '../src/core/errors.js';
 import { BranchMovedError, LocalGitForge, NotAGitRepositoryError } from '../src/forge/local-git.js';
 import type { FileChange } from '../src/forge/types.js';
 import { createGitRepo, runGit, type GitRepo, type RepoFile } from './helpers/git-repo.js';

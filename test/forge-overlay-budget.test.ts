@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnrecoverableError } from '../src/errors.js';
+import { UnrecoverableError } from '../src/core/errors.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { OutputBudgetError, type OutputBudget } from '../src/write-policy/output-budget.js';
 import { Overlay } from '../src/forge/overlay.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_DOCS_DIR, seedRepository } from '../src/demo.js';
+import { SAMPLE_DOCS_DIR, seedRepository } from '../src/cli/demo.js';
 import { openStore } from '../src/store/index.js';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process.js';
 

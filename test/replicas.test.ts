@@ -9,10 +9,10 @@ import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_DOCS_DIR, seedRepository } from '../src/demo.js';
+import { SAMPLE_DOCS_DIR, seedRepository } from '../src/cli/demo.js';
 import { findJobMarker } from '../src/github/index.js';
-import { silentLogger } from '../src/logger.js';
-import { createService } from '../src/service.js';
+import { silentLogger } from '../src/core/logger.js';
+import { createService } from '../src/service/service.js';
 import { FakeGit } from './fixtures/bot/fake-git.js';
 import { FakeGitHub } from './fixtures/bot/fake-github.js';
 import {

@@ -8,7 +8,7 @@ import { DocsIndexes } from '../src/assistant/docs-indexes.js';
 import { contentHash, SectionEmbedder } from '../src/assistant/embeddings.js';
 import type { DocsIndex } from '../src/docs/index.js';
 import { LocalGitForge } from '../src/forge/local-git.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/core/logger.js';
 import { openStore, type ProjectRow, type Store } from '../src/store/index.js';
 import { createGitRepo, runGit, testGitEnvironment, type GitRepo } from './helpers/git-repo.js';
 import { DIALECTS, testDatabases, type TestLocation } from './helpers/postgres.js';

@@ -18,7 +18,7 @@ describe('the SQLite binding for the running Node', () => {
     // Statements left for the garbage collector are finalised while the process tears down: with
     // better-sqlite3 12 on Node 24 that aborted the process with a failed assertion.
     const script = `
-      import { SQLite } from './src/sqlite.ts';
+      import { SQLite } from './src/core/sqlite.ts';
       const database = new SQLite(':memory:');
       database.exec('CREATE TABLE t (a)');
       for (let i = 0; i < 20000; i += 1) database.prepare('SELECT count(*) FROM t WHERE a = ?').get(i);

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DocwrightError } from '../src/errors.js';
-import { silentLogger } from '../src/logger.js';
+import { DocwrightError } from '../src/core/errors.js';
+import { silentLogger } from '../src/core/logger.js';
 import { RateLimits } from '../src/server/rate-limits.js';
 import { openDocsChanges } from '../src/store/docs-changes.js';
 import { openStore, type Store } from '../src/store/index.js';

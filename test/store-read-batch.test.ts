@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SQLite } from '../src/sqlite.js';
+import { SQLite } from '../src/core/sqlite.js';
 import { compiledRead } from '../src/store/compiled-read.js';
 import { notesDatabases } from './helpers/notes-database.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SQLite, type SqliteDatabase } from '../src/sqlite.js';
+import { SQLite, type SqliteDatabase } from '../src/core/sqlite.js';
 import { Kysely, SqliteDialect } from 'kysely';
 import { withStatementCache } from '../src/store/statement-cache.js';
 

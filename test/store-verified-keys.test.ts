@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashesEqual, hashKey } from '../src/keys.js';
+import { hashesEqual, hashKey } from '../src/core/keys.js';
 import { ApiKeyStore } from '../src/store/api-keys.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { VERIFIED_KEY_TTL_MS, VerifiedKeys } from '../src/store/verified-keys.js';

@@ -7,7 +7,7 @@ import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerWithFrontDoor, createWebhookMiddleware } from '../src/bot/front-door.js';
 import type { DeliveryOutcome } from '../src/bot/webhook-receiver.js';
-import { createLogger, silentLogger } from '../src/logger.js';
+import { createLogger, silentLogger } from '../src/core/logger.js';
 import { issueComment, startBotHarness, WEBHOOK_SECRET, type BotHarness } from './fixtures/bot/harness.js';
 
 let t: BotHarness | null = null;

@@ -9,7 +9,7 @@ import {
   type GitHubApi,
   type ThreadJob,
 } from '../github/index.js';
-import { ApiError } from '../client/index.js';
+import { DocwrightError } from '../core/errors.js';
 import { ActionError } from './action-error.js';
 import type { ActionContext, ActionResult } from './context.js';
 import { describeError } from './describe-error.js';
@@ -101,7 +101,7 @@ async function followUpTarget(context: ActionContext, jobId: string): Promise<st
     if (job.status !== 'archived') return job.id;
     log.info(`Job ${jobId} of this thread is archived; starting a new job.`);
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
+    if (!(DocwrightError.isInstance(error) && error.code === 'not_found')) throw error;
     log.info(`Job ${jobId} of this thread is not in project ${inputs.projectId}; starting a new job.`);
   }
   return null;

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { isRetryable, type DocwrightClient } from '../client/index.js';
+import type { DocwrightClient } from '../client/index.js';
+import { isRetryable } from '../core/errors.js';
 import type { Job } from '../protocol/agent-job.js';
 
 /** How polling ended: the server reported a final state, time ran out, or the workflow was cancelled. */

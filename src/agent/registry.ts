@@ -1,5 +1,5 @@
-import { UnrecoverableError } from '../errors.js';
-import { languageModel, type ModelProviders } from '../models.js';
+import { UnrecoverableError } from '../core/errors.js';
+import { languageModel, type ModelProviders } from '../models/models.js';
 import { BuiltinAgent } from './builtin/index.js';
 import { LlmAgent, type LlmAgentOptions } from './llm/index.js';
 import type { Agent } from './types.js';

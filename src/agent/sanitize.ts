@@ -2,7 +2,7 @@
  * What goes into a prompt and what comes back out of a model. User text is cleaned of
  * what a reader cannot see but a model reads: HTML comments (hidden in a rendered GitHub comment),
  * zero-width and bidi control characters, and Unicode tag characters (invisible ASCII look-alikes).
- * Model output is cleaned of secrets (src/redact.ts): API keys and tokens that reached the model
+ * Model output is cleaned of secrets (src/core/redact.ts): API keys and tokens that reached the model
  * (pasted into an issue, read from a file) must not be posted back to a public thread or committed.
  */
 
@@ -25,4 +25,4 @@ export function sanitizeUserText(text: string): string {
 }
 
 // One redactor for the whole service; re-exported where the agents have always found it.
-export { containsSecret, REDACTED, redactSecrets } from '../redact.js';
+export { containsSecret, REDACTED, redactSecrets } from '../core/redact.js';

@@ -1,13 +1,13 @@
 import type { SearchFilter } from '../docs/index.js';
-import { notFound } from '../errors.js';
-import { newThreadId, randomString } from '../ids.js';
+import { notFound } from '../core/errors.js';
+import { newThreadId, randomString } from '../core/ids.js';
 import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
 import type { ProjectRow, Store } from '../store/index.js';
 import type { Answer, Answerer } from './answer/types.js';
 import type { DocsIndexes } from './docs-indexes.js';
 import type { SectionEmbedder } from './embeddings.js';
 import { retrieveHybrid } from './retrieve.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 
 export interface AssistantRequest {
   fp: string;

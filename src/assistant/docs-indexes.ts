@@ -8,7 +8,7 @@ import {
 } from '../docs/index.js';
 import { NAVIGATION_FILES } from '../docs/navigation.js';
 import type { Forge, Snapshot } from '../forge/types.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { ProjectRow } from '../store/index.js';
 import type { SectionEmbedder } from './embeddings.js';
 

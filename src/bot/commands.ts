@@ -1,4 +1,4 @@
-import { DocwrightError } from '../errors.js';
+import { DocwrightError } from '../core/errors.js';
 import {
   acknowledgeComment,
   getPermissionLevel,

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { NodeHandler } from './probot-setup.js';
 import type { WebhookMiddleware } from './webhook-receiver.js';
 

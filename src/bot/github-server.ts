@@ -1,5 +1,5 @@
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../core/logger.js';
 import { createWebhookMiddleware, type FrontDoorOptions } from './front-door.js';
 import type { GitHubBot } from './index.js';
 import { lazySetupHandler, startWebhookProxy } from './probot-setup.js';

@@ -1,11 +1,11 @@
 import type { ApplicationFunction, Probot } from 'probot';
-import type { GitHubConfig } from '../config.js';
+import type { GitHubConfig } from '../config/config.js';
 import type { JobService } from '../engine/job-service.js';
 import { GitHubForge } from '../forge/github.js';
 import { hostOf } from '../github/hosts.js';
 import { createOctokit } from '../github/octokit.js';
-import type { Logger } from '../logger.js';
-import { instrumentOctokit, type HookableOctokit, type Metrics } from '../metrics.js';
+import type { Logger } from '../core/logger.js';
+import { instrumentOctokit, type HookableOctokit, type Metrics } from '../core/metrics.js';
 import type { Store } from '../store/index.js';
 import { createDocwrightApp } from './app.js';
 import { RepositoryClients, type RepositoryClient } from './repository-clients.js';

@@ -6,7 +6,7 @@ import {
 } from '../github/index.js';
 import { reactAndComment, type CommandNodes } from '../github/acknowledge.js';
 import { hasStatus } from '../github/request-error.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { JobRow, JobThreadRow, Store } from '../store/index.js';
 import type { RepositoryClient, RepositoryClients } from './repository-clients.js';
 import { renderJobStatus, type StatusRendering } from './status-view.js';

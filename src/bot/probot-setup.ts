@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Logger } from '../logger.js';
-import { makePrivateIfPresent } from '../private-files.js';
+import type { Logger } from '../core/logger.js';
+import { makePrivateIfPresent } from '../core/private-files.js';
 import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../http/bounded-body.js';
 import { statusOf } from '../http/error-status.js';
 
@@ -63,7 +63,11 @@ export function lazySetupHandler(options: SetupHandlerOptions): NodeHandler {
         ).toString('utf8');
       } catch (error) {
         if (!(error instanceof BodyTooLargeError)) throw error;
-        answerAndClose(response, statusOf(error), { error: error.message, code: error.code });
+        answerAndClose(response, statusOf(error), {
+          error: error.message,
+          code: error.code,
+          retryable: error.retryable,
+        });
         return true;
       }
     }

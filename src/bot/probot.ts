@@ -1,7 +1,7 @@
 import { Probot, ProbotOctokit } from 'probot';
-import type { GitHubConfig } from '../config.js';
+import type { GitHubConfig } from '../config/config.js';
 import { withPolicy, type RequestPolicy } from '../github/octokit.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 
 export type BotProbotOptions = Pick<RequestPolicy, 'retryAfterBaseValue' | 'throttle' | 'instrument'>;
 

@@ -1,6 +1,6 @@
 import type { JobService } from '../engine/job-service.js';
 import type { BranchHead } from '../github/repository-start.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/index.js';
 import type { JobWatcher } from './job-watcher.js';
 import type { SettingsCache } from './settings-cache.js';

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ApplicationFunction, Probot } from 'probot';
-import type { ErrorCode } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { ErrorCode } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../http/bounded-body.js';
 import { statusOf } from '../http/error-status.js';
 import { malformedPayload } from './webhook-payloads.js';

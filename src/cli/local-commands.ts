@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { GitHubForge, parseRepository } from '../forge/github.js';
 import { hostOf } from '../github/hosts.js';
 import { createOctokit } from '../github/octokit.js';
-import { silentLogger } from '../logger.js';
+import { silentLogger } from '../core/logger.js';
 import { LocalGitForge } from '../forge/local-git.js';
 import type { GitEnvironment } from '../forge/git-command.js';
-import { parseModelSpec } from '../models.js';
+import { parseModelSpec } from '../models/models.js';
 import { openStore } from '../store/index.js';
 import { parseDocsRoot } from '../write-policy/index.js';
 

@@ -1,11 +1,11 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { createServerWithFrontDoor, type FrontDoorOptions } from '../bot/front-door.js';
 import { prepareGitHubServer } from '../bot/github-server.js';
-import type { Config } from '../config.js';
-import { DEMO_DOMAIN, ensureDemo, type DemoSetup } from '../demo.js';
+import type { Config } from '../config/config.js';
+import { DEMO_DOMAIN, ensureDemo, type DemoSetup } from './demo.js';
 import type { GitEnvironment } from '../forge/git-command.js';
 import { removeStaleCommitFolders } from '../forge/git-commit.js';
-import { createService, type Service } from '../service.js';
+import { createService, type Service } from '../service/service.js';
 
 /**
  * `docwright serve`: the GitHub App (Probot's webhook middleware), the API and the worker in one

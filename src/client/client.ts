@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { JobListSchema, JobSchema, type Job, type JobList, type JobStatus } from '../protocol/agent-job.js';
 import { ErrorBodySchema } from '../protocol/error.js';
-import { ApiError, ApiTimeoutError, ApiUnreachableError, isRetryable } from './errors.js';
+import { DocwrightError } from '../core/errors.js';
+import { ApiError, ApiTimeoutError, ApiUnreachableError, knownCode, type ApiAnswer } from './errors.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -89,7 +90,9 @@ export class DocwrightClient {
       try {
         return schema.parse(await this.attempt(method, path, body));
       } catch (error) {
-        if (attempt >= attempts || !isRetryable(error, method)) throw error;
+        // Only an answer (or a failure to get one) says whether to try again; a body that is not a job
+        // is a wrong server, not a passing fault.
+        if (attempt >= attempts || !(DocwrightError.isInstance(error) && error.retryable)) throw error;
         if (error instanceof ApiUnreachableError && this.options.retryUnreachable === false) throw error;
         const delayMs = retryDelayMs(error, attempt);
         this.options.onRetry?.({ error, attempt, delayMs });
@@ -116,43 +119,47 @@ export class DocwrightClient {
       });
     } catch (error) {
       if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-        throw new ApiTimeoutError(`${method} ${path} timed out after ${this.options.timeoutMs ?? 30_000} ms`);
+        throw new ApiTimeoutError(
+          `${method} ${path} timed out after ${this.options.timeoutMs ?? 30_000} ms`,
+          method,
+        );
       }
       // fetch reports every network failure as a TypeError whose cause says what happened.
       if (error instanceof TypeError)
-        throw new ApiUnreachableError(this.options.baseUrl, networkReason(error), { cause: error });
+        throw new ApiUnreachableError(this.options.baseUrl, networkReason(error), method, { cause: error });
       throw error;
     }
     const text = await response.text();
-    if (!response.ok) throw errorOf(response, text);
+    if (!response.ok) throw errorOf(response, text, method);
     try {
       return JSON.parse(text) as unknown;
     } catch {
       throw new ApiError(
-        response.status,
         `The server answered ${method} ${path} with a body that is not JSON`,
-        'invalid_response',
+        { status: response.status, code: 'internal_error', retryable: false },
+        method,
       );
     }
   }
 }
 
-function errorOf(response: Response, text: string): ApiError {
+function errorOf(response: Response, text: string, method: string): ApiError {
   let message = `${response.status} ${response.statusText}`.trim();
-  let code: string | undefined;
+  let code: ApiAnswer['code'];
+  let retryable: boolean | undefined;
   try {
     const body = ErrorBodySchema.safeParse(JSON.parse(text));
-    if (body.success) ({ error: message, code } = body.data);
+    if (body.success) {
+      message = body.data.error;
+      code = knownCode(body.data.code);
+      retryable = body.data.retryable;
+    }
   } catch {
     // not JSON: keep the status line
   }
   const retryAfter = Number(response.headers.get('retry-after'));
-  return new ApiError(
-    response.status,
-    message,
-    code,
-    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
-  );
+  const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
+  return new ApiError(message, { status: response.status, code, retryable, retryAfterSeconds }, method);
 }
 
 /** Retry-After when the server sent one (capped at a minute), else exponential backoff with jitter. */

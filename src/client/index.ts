@@ -1,2 +1,2 @@
 export { DocwrightClient, type ClientOptions } from './client.js';
-export { ApiError, ApiTimeoutError, ApiUnreachableError, isRetryable } from './errors.js';
+export { ApiError, ApiTimeoutError, ApiUnreachableError } from './errors.js';

@@ -1,4 +1,4 @@
-import { SQLite, type SqliteDatabase } from '../sqlite.js';
+import { SQLite, type SqliteDatabase } from '../core/sqlite.js';
 import { identifierPartsText, searchableText, TOKENIZER } from './search-text.js';
 import type { DocsPage, DocsSection, PageMetadata } from './types.js';
 

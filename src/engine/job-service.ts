@@ -1,6 +1,6 @@
-import { badRequest, DocwrightError, notFound } from '../errors.js';
+import { badRequest, DocwrightError, notFound } from '../core/errors.js';
 import type { Forge } from '../forge/types.js';
-import { newJobId } from '../ids.js';
+import { newJobId } from '../core/ids.js';
 import type { Job, JobList, JobListQuery } from '../protocol/agent-job.js';
 import type { ProjectRow, Store } from '../store/index.js';
 import { toJob } from './job-view.js';

@@ -1,11 +1,11 @@
 import type { Agent, AgentResult, AgentRunInput } from '../agent/types.js';
 import { checkChanges, type CheckProblem } from '../checks/index.js';
-import { UnrecoverableError } from '../errors.js';
+import { UnrecoverableError } from '../core/errors.js';
 import type { OutputBudget } from '../write-policy/output-budget.js';
 import { Overlay } from '../forge/overlay.js';
 import type { CommitInfo, FileChange, Forge, Snapshot } from '../forge/types.js';
-import type { Logger } from '../logger.js';
-import { redactSecrets } from '../redact.js';
+import type { Logger } from '../core/logger.js';
+import { redactSecrets } from '../core/redact.js';
 import {
   projectWritable,
   type ClaimedJob,

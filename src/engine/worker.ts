@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
-import { DocwrightError, isRetryable, UNKNOWN_ERROR_ATTEMPTS, UnrecoverableError } from '../errors.js';
-import { randomString } from '../ids.js';
-import type { Logger } from '../logger.js';
-import { redactSecrets } from '../redact.js';
+import { DocwrightError, isRetryable, UNKNOWN_ERROR_ATTEMPTS, UnrecoverableError } from '../core/errors.js';
+import { randomString } from '../core/ids.js';
+import type { Logger } from '../core/logger.js';
+import { redactSecrets } from '../core/redact.js';
 import type { ClaimedJob, Store } from '../store/index.js';
 import { runJob, type RunDependencies } from './run-job.js';
 

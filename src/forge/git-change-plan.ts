@@ -1,4 +1,4 @@
-import { badRequest } from '../errors.js';
+import { badRequest } from '../core/errors.js';
 import { SYMLINK_MODE, type TreeEntry } from './git-ls-tree.js';
 import { normalizePath, unsafePathReason } from '../write-policy/index.js';
 import type { FileChange } from './types.js';

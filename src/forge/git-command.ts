@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { DocwrightError } from '../errors.js';
+import { DocwrightError } from '../core/errors.js';
 
 /** The environment git runs in; values that are undefined are left out. */
 export type GitEnvironment = Readonly<Record<string, string | undefined>>;

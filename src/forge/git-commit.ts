@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../core/errors.js';
 import { ancestorsOf, type PlannedChange } from './git-change-plan.js';
 import type { GitRunner } from './git-command.js';
 import { parseLsTree, type TreeEntry } from './git-ls-tree.js';

@@ -1,4 +1,4 @@
-import { conflict } from '../errors.js';
+import { conflict } from '../core/errors.js';
 import type { PlannedChange } from './git-change-plan.js';
 import type { TreeEntry } from './git-ls-tree.js';
 import { isRefusal } from '../github/request-error.js';

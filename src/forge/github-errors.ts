@@ -1,5 +1,5 @@
-import { DocwrightError } from '../errors.js';
-import { redactSecrets } from '../redact.js';
+import { DocwrightError } from '../core/errors.js';
+import { redactSecrets } from '../core/redact.js';
 import {
   classifyRequestError,
   gitHubFailure,

@@ -1,4 +1,4 @@
-import { DocwrightError } from '../errors.js';
+import { DocwrightError } from '../core/errors.js';
 import { hasStatus, isRefusal } from '../github/request-error.js';
 import type { GitHubClient } from '../github/types.js';
 import type { RepositoryName } from '../github/repository-name.js';

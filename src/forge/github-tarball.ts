@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { extract, type Header } from 'tar-stream';
-import { DocwrightError } from '../errors.js';
+import { DocwrightError } from '../core/errors.js';
 import { SYMLINK_MODE, TREE_MODE, type TreeEntry } from './git-ls-tree.js';
 import { MemorySnapshot } from './memory-snapshot.js';
 import { normalizePath } from './overlay.js';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, notFound } from '../core/errors.js';
 import { normalizeChanges, planChanges } from './git-change-plan.js';
 import type { TreeEntry } from './git-ls-tree.js';
 import { BoundedCache } from './github-cache.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { badRequest, DocwrightError, notFound } from '../errors.js';
+import { badRequest, DocwrightError, notFound } from '../core/errors.js';
 import { CatFileBatch } from './git-cat-file.js';
 import { normalizeChanges, planChanges } from './git-change-plan.js';
 import { GitCommandError, GitRunner, type GitEnvironment, type GitIdentity } from './git-command.js';

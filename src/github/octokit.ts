@@ -40,6 +40,14 @@ export interface OctokitOptions extends RequestPolicy {
   userAgent: string;
 }
 
+/**
+ * Statuses with which GitHub refuses a request for a reason that waiting does not change (bad
+ * input, credentials, permissions, a missing or gone resource, a validation failure). The retry
+ * plugin repeats nothing with these, and the request-error classifier reads the same list, so
+ * what Octokit repeats and what a job retries later can never disagree.
+ */
+export const DO_NOT_RETRY: readonly number[] = Object.freeze([400, 401, 403, 404, 410, 422, 451]);
+
 /** Retries of one request after a rate limit: GitHub asks to wait, and then it usually works. */
 export const RATE_LIMIT_RETRIES = 2;
 
@@ -66,15 +74,16 @@ export function policyOptions(policy: RequestPolicy) {
       );
       return retrying;
     };
+  const doNotRetry: number[] = [...DO_NOT_RETRY];
   return {
-    retry: { retryAfterBaseValue: unit },
+    retry: { retryAfterBaseValue: unit, doNotRetry },
     throttle: {
       retryAfterBaseValue: unit,
       onRateLimit: onLimit('primary'),
       onSecondaryRateLimit: onLimit('secondary'),
       ...policy.throttle,
     },
-  } as const;
+  };
 }
 
 /**

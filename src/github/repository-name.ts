@@ -1,4 +1,4 @@
-import { badRequest } from '../errors.js';
+import { badRequest } from '../core/errors.js';
 
 /** The two halves of an `owner/repo` name, as the REST routes take them. */
 export interface RepositoryName {

@@ -1,4 +1,5 @@
-import { DocwrightError, UnrecoverableError } from '../errors.js';
+import { DocwrightError, UnrecoverableError } from '../core/errors.js';
+import { DO_NOT_RETRY } from './octokit.js';
 
 /** The part of Octokit's `RequestError` docwright reads (checked by shape: bundles hold several copies). */
 export interface GitHubRequestError {
@@ -57,8 +58,10 @@ export function isRefusal(error: unknown, text: string): error is GitHubRequestE
 
 /**
  * The one reading of a failed GitHub request: null when `error` is not an HTTP answer from GitHub
- * (a network failure, a bug). Missing credentials, permissions or repositories do not heal with
- * retries; rate limits that outlasted the throttling plugin's retries, and 5xx answers, may.
+ * (a network failure, a bug). A status on Octokit's do-not-retry list (bad input, credentials,
+ * permissions, a missing resource, a 422 validation failure) does not heal with retries, unless it
+ * is a rate limit that outlasted the throttling plugin's retries; anything else (a 409 on a moved
+ * ref, a 5xx) may.
  */
 export function classifyRequestError(error: unknown): ClassifiedRequestError | null {
   if (!isRequestError(error)) return null;
@@ -78,7 +81,7 @@ export function classifyRequestError(error: unknown): ClassifiedRequestError | n
             : error.status >= 500
               ? 'unavailable'
               : 'refused';
-  const retryable = kind === 'rate-limited' || kind === 'unavailable' || kind === 'refused';
+  const retryable = kind === 'rate-limited' || !DO_NOT_RETRY.includes(error.status);
   return { status: error.status, kind, retryable, messages, request: requestLine(error) };
 }
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DocwrightError } from '../errors.js';
+import { DocwrightError } from '../core/errors.js';
 
 /** A request body over the limit: how much was declared or had arrived when reading stopped. */
 export class BodyTooLargeError extends DocwrightError {

@@ -1,5 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { DocwrightError, ErrorCode } from '../errors.js';
+import type { DocwrightError, ErrorCode } from '../core/errors.js';
 
 /**
  * The HTTP status of each error code, decided here only, for every HTTP edge (the API and the

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { forbidden, unauthorized } from '../errors.js';
-import { hashesEqual, hashKey, keyKind, type KeyKind } from '../keys.js';
+import { forbidden, unauthorized } from '../core/errors.js';
+import { hashesEqual, hashKey, keyKind, type KeyKind } from '../core/keys.js';
 import type { ApiKeyRow, Store } from '../store/index.js';
 
 export interface AuthVariables {

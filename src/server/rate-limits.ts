@@ -5,7 +5,7 @@ import {
   RateLimiterSQLite,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { DocwrightError } from '../errors.js';
+import { DocwrightError } from '../core/errors.js';
 import { RATE_LIMIT_TABLE, type OpenDatabase } from '../store/database.js';
 import type { SqliteWriteBatch } from '../store/write-batch.js';
 

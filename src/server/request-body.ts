@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { DocwrightError } from '../errors.js';
+import { DocwrightError } from '../core/errors.js';
 import { formatZodError } from '../protocol/format-zod-error.js';
 
 /** Parses the JSON body against `schema`; 400 with the field named, or for JSON that does not parse. */

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import { newKeyId } from '../ids.js';
-import { generateKey, hashKey, type KeyKind } from '../keys.js';
+import { newKeyId } from '../core/ids.js';
+import { generateKey, hashKey, type KeyKind } from '../core/keys.js';
 import type { ApiKeyTable, Database } from './schema.js';
 import { VerifiedKeys } from './verified-keys.js';
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { SQLite, type SqliteDatabase } from '../sqlite.js';
+import { SQLite, type SqliteDatabase } from '../core/sqlite.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { ensurePrivateFile, ensurePrivateFolder } from '../private-files.js';
+import { ensurePrivateFile, ensurePrivateFolder } from '../core/private-files.js';
 import { migrationProvider } from './migrations.js';
 import { withStatementCache, type CachedStatementsDatabase } from './statement-cache.js';
 import { SqliteReadBatch } from './read-batch.js';

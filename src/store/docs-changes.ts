@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { OpenDatabase, OpenPostgresDatabase } from './database.js';
 
 /** The PostgreSQL channel replicas announce docs changes on; the payload is the project id. */

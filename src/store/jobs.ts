@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { conflict, notFound } from '../errors.js';
-import { redactSecrets } from '../redact.js';
+import { conflict, notFound } from '../core/errors.js';
+import { redactSecrets } from '../core/redact.js';
 import { compiledRead } from './compiled-read.js';
 import type { OpenDatabase } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
@@ -267,7 +267,9 @@ export class JobStore {
           .where('project_id', '=', projectId)
           .executeTakeFirst();
         if (!existing) throw notFound(`Job ${id} not found in project ${projectId}`);
-        throw conflict(`Job ${id} is archived and takes no more messages; create a new job instead`);
+        throw conflict(`Job ${id} is archived and takes no more messages; create a new job instead`, {
+          retryable: false,
+        });
       }
       await trx
         .insertInto('job_messages')

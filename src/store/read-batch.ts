@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SqliteDatabase } from '../sqlite.js';
+import type { SqliteDatabase } from '../core/sqlite.js';
 import { TurnBatch, type Pending } from './turn-batch.js';
 
 type PendingRead = Pending<() => unknown>;

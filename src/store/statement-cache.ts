@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely';
-import type { SqliteDatabase } from '../sqlite.js';
+import type { SqliteDatabase } from '../core/sqlite.js';
 
 /** How many distinct SQL texts keep a prepared statement; the store issues far fewer. */
 const MAX_STATEMENTS = 256;

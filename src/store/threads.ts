@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { OpenDatabase } from './database.js';
 import type { AssistantMessageTable, AssistantThreadTable, Database } from './schema.js';
 import { rowInsert, type SqliteWriteBatch } from './write-batch.js';
-import { redactSecrets } from '../redact.js';
+import { redactSecrets } from '../core/redact.js';
 
 export type ThreadRow = Selectable<AssistantThreadTable>;
 export type ThreadMessageRow = Selectable<AssistantMessageTable>;

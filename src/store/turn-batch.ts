@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from '../sqlite.js';
+import type { SqliteDatabase } from '../core/sqlite.js';
 
 /** A caller's part of a group, and the promise it waits on. */
 export interface Pending<Work> {

@@ -1,4 +1,4 @@
-import { UnrecoverableError } from '../errors.js';
+import { UnrecoverableError } from '../core/errors.js';
 
 /** How much one run may change (README, "Configuration"): every agent is held to the same caps. */
 export interface OutputBudget {

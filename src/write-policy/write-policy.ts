@@ -1,4 +1,4 @@
-import { UnrecoverableError } from '../errors.js';
+import { UnrecoverableError } from '../core/errors.js';
 import { type DocsRoot } from './docs-root.js';
 import { matchesGlob } from './glob.js';
 import { normalizePath, unsafePathReason } from './repository-path.js';

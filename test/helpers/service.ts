@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../../src/config.js';
-import { SAMPLE_DOCS_DIR, seedRepository } from '../../src/demo.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { SAMPLE_DOCS_DIR, seedRepository } from '../../src/cli/demo.js';
 import type { Job } from '../../src/protocol/agent-job.js';
-import { silentLogger } from '../../src/logger.js';
-import { createService, type ServiceOverrides } from '../../src/service.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { createService, type ServiceOverrides } from '../../src/service/service.js';
 
 export type TestService = Awaited<ReturnType<typeof startTestService>>;
 

@@ -1,6 +1,6 @@
 import { APICallError, generateText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import type { CheckProblem } from '../../checks/index.js';
-import { UnrecoverableError } from '../../errors.js';
+import { UnrecoverableError } from '../../core/errors.js';
 import { redactSecrets } from '../sanitize.js';
 import { createDocsTools } from '../tools/docs-tools.js';
 import { DocsSearch } from '../tools/docs-search.js';
@@ -12,7 +12,7 @@ import { composeReply } from './reply.js';
 import { DEFAULT_BUDGETS, RunBudget, type AgentBudgets, type BudgetName } from './run-budget.js';
 
 export interface LlmAgentOptions {
-  /** The AI SDK model (see `languageModel` in src/models.ts). */
+  /** The AI SDK model (see `languageModel` in src/models/models.ts). */
   model: LanguageModel;
   /** Reported as the job's `model`, e.g. `openai:gpt-4o-mini`. */
   name: string;

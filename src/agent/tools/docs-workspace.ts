@@ -1,5 +1,5 @@
 import type { Overlay } from '../../forge/overlay.js';
-import { UnrecoverableError } from '../../errors.js';
+import { UnrecoverableError } from '../../core/errors.js';
 import { REDACTED, redactSecrets } from '../sanitize.js';
 import { matchesGlob } from '../../write-policy/glob.js';
 import type { PathGuard } from './path-guard.js';

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_OUTPUT_BUDGET, type OutputBudget } from './write-policy/output-budget.js';
-import type { ModelProviders } from './models.js';
-import { enterpriseHosts, GITHUB_COM, type GitHubHosts } from './github/hosts.js';
+import { DEFAULT_OUTPUT_BUDGET, type OutputBudget } from '../write-policy/output-budget.js';
+import type { ModelProviders } from '../models/models.js';
+import { enterpriseHosts, GITHUB_COM, type GitHubHosts } from '../github/hosts.js';
 
 /**
  * All of docwright's settings, read once at the edge (the CLI) from the environment and flags.

@@ -1,34 +1,34 @@
 import type { Hono } from 'hono';
-import type { Agent } from './agent/types.js';
-import { ExtractiveAnswerer } from './assistant/answer/extractive.js';
-import { ModelAnswerer } from './assistant/answer/model.js';
-import type { Answerer } from './assistant/answer/types.js';
-import { Assistant } from './assistant/assistant.js';
-import { DocsIndexes } from './assistant/docs-indexes.js';
-import { SectionEmbedder } from './assistant/embeddings.js';
-import { embeddingModel, languageModel } from './models.js';
-import { createAgentResolver } from './agent/registry.js';
+import type { Agent } from '../agent/types.js';
+import { ExtractiveAnswerer } from '../assistant/answer/extractive.js';
+import { ModelAnswerer } from '../assistant/answer/model.js';
+import type { Answerer } from '../assistant/answer/types.js';
+import { Assistant } from '../assistant/assistant.js';
+import { DocsIndexes } from '../assistant/docs-indexes.js';
+import { SectionEmbedder } from '../assistant/embeddings.js';
+import { embeddingModel, languageModel } from '../models/models.js';
+import { createAgentResolver } from '../agent/registry.js';
 import {
   createGitHubAccess,
   createGitHubBot,
   createPullRequestBody,
   type GitHubAccessOptions,
   type GitHubBot,
-} from './bot/index.js';
-import type { Config } from './config.js';
-import { DocwrightError } from './errors.js';
-import { JobService } from './engine/job-service.js';
-import { Worker } from './engine/worker.js';
-import { ForgeRouter } from './forge/forge-router.js';
-import { LocalGitForge } from './forge/local-git.js';
-import type { Forge } from './forge/types.js';
-import { createLogger, type Logger } from './logger.js';
-import { Metrics } from './metrics.js';
-import { redactConfiguredSecrets } from './redact.js';
-import { createApp } from './server/app.js';
-import { RateLimits } from './server/rate-limits.js';
-import { openDocsChanges, type DocsChanges } from './store/docs-changes.js';
-import { openStore, type Store } from './store/index.js';
+} from '../bot/index.js';
+import type { Config } from '../config/config.js';
+import { DocwrightError } from '../core/errors.js';
+import { JobService } from '../engine/job-service.js';
+import { Worker } from '../engine/worker.js';
+import { ForgeRouter } from '../forge/forge-router.js';
+import { LocalGitForge } from '../forge/local-git.js';
+import type { Forge } from '../forge/types.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { Metrics } from '../core/metrics.js';
+import { redactConfiguredSecrets } from '../core/redact.js';
+import { createApp } from '../server/app.js';
+import { RateLimits } from '../server/rate-limits.js';
+import { openDocsChanges, type DocsChanges } from '../store/docs-changes.js';
+import { openStore, type Store } from '../store/index.js';
 
 export interface Service {
   config: Config;

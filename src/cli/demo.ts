@@ -1,16 +1,16 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GitRunner, type GitEnvironment } from './forge/git-command.js';
-import type { Store } from './store/index.js';
+import { GitRunner, type GitEnvironment } from '../forge/git-command.js';
+import type { Store } from '../store/index.js';
 
 /** Small sample docs (examples/sample-docs) that many tests edit and search. */
-export const SAMPLE_DOCS_DIR = fileURLToPath(new URL('../examples/sample-docs', import.meta.url));
+export const SAMPLE_DOCS_DIR = fileURLToPath(new URL('../../examples/sample-docs', import.meta.url));
 /**
  * docwright's own documentation (docs/), seeded into the demo repository: a newcomer's first question
  * in the chat page is answered from the real docs, and the first job edits them.
  */
-export const DEMO_DOCS_DIR = fileURLToPath(new URL('../docs', import.meta.url));
+export const DEMO_DOCS_DIR = fileURLToPath(new URL('../../docs', import.meta.url));
 
 export const DEMO_PROJECT_ID = 'demo';
 export const DEMO_DOMAIN = 'demo';

@@ -4,24 +4,31 @@
  * same thing again later may succeed. Nothing here knows about HTTP: the status of a code is chosen
  * at the server's edge (src/server/errors.ts), and the worker asks `retryable`, nothing else.
  */
-export type ErrorCode =
-  | 'invalid_request'
-  | 'invalid_json'
-  | 'invalid_webhook'
-  | 'unsupported_media_type'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'internal_error'
-  | 'forge_error'
-  | 'git_error'
-  | 'agent_error'
-  | 'job_failed';
+/** Every code an error of ours can carry, on the wire too (`{ "error", "code", "retryable" }`). */
+export const ERROR_CODES = [
+  'invalid_request',
+  'invalid_json',
+  'invalid_webhook',
+  'unsupported_media_type',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'payload_too_large',
+  'rate_limited',
+  'unavailable',
+  'internal_error',
+  'forge_error',
+  'git_error',
+  'agent_error',
+  'job_failed',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return (ERROR_CODES as readonly unknown[]).includes(value);
+}
 
 /** Codes that describe a passing condition (contention, a limit, an outage) rather than a wrong request. */
 const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set(['conflict', 'rate_limited', 'unavailable']);
@@ -75,7 +82,9 @@ export class UnrecoverableError extends DocwrightError {
 
 export const badRequest = (message: string) => new DocwrightError('invalid_request', message);
 export const notFound = (message: string) => new DocwrightError('not_found', message);
-export const conflict = (message: string) => new DocwrightError('conflict', message);
+/** A conflict that waiting resolves (a branch moved, a row was taken); `retryable: false` for one that stays. */
+export const conflict = (message: string, options: DocwrightErrorOptions = {}) =>
+  new DocwrightError('conflict', message, options);
 export const forbidden = (message: string) => new DocwrightError('forbidden', message);
 export const unauthorized = (message: string) =>
   new DocwrightError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
