@@ -208,11 +208,11 @@ describe('one flag from the server to every caller', () => {
       apiKey: 'k',
       maxAttempts: 2,
       sleep: () => Promise.resolve(),
-      fetch: (() => {
+      fetch: () => {
         requests += 1;
         const next = script.shift();
         return Promise.resolve(next ? next() : new Response('{}', { status: 599 }));
-      }) as typeof fetch,
+      },
     });
     return { client, requests: () => requests };
   };
