@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   const declined: string[] = [];
   const followUpLines: string[] = [];
   for (const site of SITES) {
-    const index = loadSiteIndex(site);
+    const index = await loadSiteIndex(site);
     if (!index) continue;
     if (embedder) {
       const embedded = await embedder.embedIndex(index, site);

@@ -5,7 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DocsIndex } from '../src/docs/docs-index.js';
-import { readDocsFolder, type DocsFolder } from '../src/docs/read-docs-folder.js';
+import { readDocsFolder } from '../src/docs/read-docs-folder.js';
+import type { DocsSiteFiles } from '../src/docs/site-files.js';
 import { REPO_ROOT } from './retrieval-corpus.js';
 
 export interface ReaderQuestion {
@@ -87,7 +88,7 @@ export const moreFollowUps = (set: 'tuning2' | 'fresh6'): FollowUpConversation[]
   read<{ conversations: FollowUpConversation[] }>(`follow-ups-${set}.json`).conversations;
 
 /** A site's docs folder, or null (with a message) when the shared corpora are absent. */
-export function loadSite(site: SiteName): DocsFolder | null {
+export async function loadSite(site: SiteName): Promise<DocsSiteFiles | null> {
   const folder = resolve(REPO_ROOT, `../shared/corpora/${site}-docs`);
   if (!existsSync(folder)) {
     console.error(`The ${site} corpus is missing at ${folder}; skipped.`);
@@ -97,10 +98,10 @@ export function loadSite(site: SiteName): DocsFolder | null {
 }
 
 /** The site's search index as the assistant builds it (navigation and `.mintignore` honoured). */
-export function loadSiteIndex(site: SiteName): DocsIndex | null {
-  const corpus = loadSite(site);
+export async function loadSiteIndex(site: SiteName): Promise<DocsIndex | null> {
+  const corpus = await loadSite(site);
   if (!corpus) return null;
-  return DocsIndex.build(corpus.files, { navigation: corpus.navigation, mintignore: corpus.mintignore });
+  return DocsIndex.fromSite(corpus);
 }
 
 export interface RankScores {

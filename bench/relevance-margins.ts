@@ -16,7 +16,7 @@ import {
 
 const which = process.argv.includes('--held-out') ? 'held-out' : 'tune';
 for (const site of SITES) {
-  const index = loadSiteIndex(site);
+  const index = await loadSiteIndex(site);
   if (!index) continue;
   const best = (query: string) => {
     const { passages } = retrieve(index, {

@@ -7,7 +7,8 @@ import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsePage } from '../src/docs/parse-page.js';
-import { readDocsFolder, type DocsFolder } from '../src/docs/read-docs-folder.js';
+import { readDocsFolder } from '../src/docs/read-docs-folder.js';
+import type { DocsSiteFiles } from '../src/docs/site-files.js';
 import { createSiteMetadata } from '../src/docs/site-metadata.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -21,7 +22,7 @@ export interface QualityQuery {
 }
 
 /** The mintlify corpus, or exits with a message when the shared corpora are not there. */
-export function loadMintlifyCorpus(): DocsFolder {
+export function loadMintlifyCorpus(): Promise<DocsSiteFiles> {
   if (!existsSync(MINTLIFY_CORPUS)) {
     console.error(`The mintlify corpus is missing at ${MINTLIFY_CORPUS}; nothing to measure.`);
     process.exit(1);
@@ -33,8 +34,8 @@ export function loadMintlifyCorpus(): DocsFolder {
  * One query per page of `language` with a frontmatter description: the description is the query and
  * the page the answer. Sorted by path so that the odd/even split is stable.
  */
-export function descriptionQueries(corpus: DocsFolder, language = 'en'): QualityQuery[] {
-  const site = createSiteMetadata(corpus.navigation);
+export function descriptionQueries(corpus: DocsSiteFiles, language = 'en'): QualityQuery[] {
+  const site = createSiteMetadata(corpus.navigation?.resolved);
   return corpus.files
     .filter((file) => !file.path.includes('snippets/'))
     .map((file) => parsePage(file))

@@ -78,16 +78,19 @@ function tune(
   }
 }
 
-function main(): void {
-  const corpus = loadMintlifyCorpus();
+async function main(): Promise<void> {
+  const corpus = await loadMintlifyCorpus();
   const descriptions = descriptionQueries(corpus);
   const tuning = descriptions.filter((_, position) => position % 2 === 1);
   const heldOut = descriptions.filter((_, position) => position % 2 === 0);
   if (process.argv.includes('--tune')) {
-    tune(corpus.files, corpus.navigation, tuning);
+    tune(corpus.files, corpus.navigation?.resolved, tuning);
     return;
   }
-  const index = DocsIndex.build(corpus.files, { navigation: corpus.navigation, indexDescriptions: false });
+  const index = DocsIndex.build(corpus.files, {
+    navigation: corpus.navigation?.resolved,
+    indexDescriptions: false,
+  });
   const questions = handWrittenQueries();
   const weights = DEFAULT_WEIGHTS;
   console.log(
@@ -113,4 +116,4 @@ function main(): void {
   index.close();
 }
 
-main();
+await main();

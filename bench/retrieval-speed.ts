@@ -104,8 +104,8 @@ function syntheticCorpus(files: DocsFile[], sectionsPerCopy: number, target: num
 type CorpusName = 'mintlify' | 'synthetic';
 
 /** Measures one corpus in this process (the child side). */
-function measureCorpus(name: CorpusName): Measurement {
-  const corpus = loadMintlifyCorpus();
+async function measureCorpus(name: CorpusName): Promise<Measurement> {
+  const corpus = await loadMintlifyCorpus();
   const queries = [
     ...descriptionQueries(corpus),
     ...handWrittenQueries(),
@@ -113,7 +113,7 @@ function measureCorpus(name: CorpusName): Measurement {
     ...readerQuestions('pipecat'),
   ].map((query) => query.query);
   if (name === 'mintlify')
-    return measure('mintlify (en, fr, es, zh)', corpus.files, corpus.navigation, queries);
+    return measure('mintlify (en, fr, es, zh)', corpus.files, corpus.navigation?.resolved, queries);
   const englishOnly = corpus.files.filter((file) => !/^(fr|es|zh)\//.test(file.path));
   const sectionsPerCopy = englishOnly.reduce((total, file) => total + parsePage(file).sections.length, 0);
   const synthetic = syntheticCorpus(corpus.files, sectionsPerCopy, SYNTHETIC_SECTIONS);
@@ -160,13 +160,13 @@ function printTable(results: Measurement[], queryCount: number): void {
   }
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const corpusArgument = process.argv.indexOf('--corpus');
   if (corpusArgument !== -1) {
-    console.log(JSON.stringify(measureCorpus(process.argv[corpusArgument + 1] as CorpusName)));
+    console.log(JSON.stringify(await measureCorpus(process.argv[corpusArgument + 1] as CorpusName)));
     return;
   }
-  const corpus = loadMintlifyCorpus();
+  const corpus = await loadMintlifyCorpus();
   const queryCount =
     descriptionQueries(corpus).length +
     handWrittenQueries().length +
@@ -175,4 +175,4 @@ function main(): void {
   printTable([measureInChild('mintlify'), measureInChild('synthetic')], queryCount);
 }
 
-main();
+await main();

@@ -155,15 +155,15 @@ async function main(): Promise<void> {
     console.log(`The mintlify corpus is missing at ${MINTLIFY_CORPUS}; nothing measured.`);
     return;
   }
-  const corpus = loadMintlifyCorpus();
+  const corpus = await loadMintlifyCorpus();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-bench-embeddings-'));
   const store = await openStore({ dataDir });
   try {
     await store.projects.create({ id: 'docs', repository: '/bench', baseRef: 'main' });
-    const counts = await embedCounts(store, corpus.files, corpus.navigation);
-    const load = await loadTimes(store, counts.edit.files, corpus.navigation);
+    const counts = await embedCounts(store, corpus.files, corpus.navigation?.resolved);
+    const load = await loadTimes(store, counts.edit.files, corpus.navigation?.resolved);
     const bytes = await sqliteBytes(store);
-    const postgres = await postgresBytes(corpus.files, corpus.navigation);
+    const postgres = await postgresBytes(corpus.files, corpus.navigation?.resolved);
     const perThousand = (total: number, rows: number) => ((total / rows) * 1000) / 2 ** 20;
     const lines = [
       `Mintlify corpus, ${counts.sections} sections, scripted model of ${DIMENSIONS} dimensions. ${machineDescription()}`,

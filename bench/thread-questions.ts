@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     '|---|---|---|---|',
   ];
   for (const site of SITES) {
-    const index = loadSiteIndex(site);
+    const index = await loadSiteIndex(site);
     if (!index) continue;
     const questions: ReaderQuestion[] = sets.flatMap((which) => half(readerQuestions(site, which), which));
     const paired = questions.filter((_, position) => !sharesPage(questions, position));

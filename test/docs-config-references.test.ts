@@ -48,7 +48,7 @@ describe('resolveConfigReferences', () => {
     expect(seen.every((path) => !path.startsWith('..'))).toBe(true);
   });
 
-  it('gives pages of referenced language files their language and groups', () => {
+  it('gives pages of referenced language files their language and groups', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'docwright-docs-'));
     mkdirSync(join(folder, 'fr'));
     writeFileSync(
@@ -63,8 +63,7 @@ describe('resolveConfigReferences', () => {
     );
     writeFileSync(join(folder, 'index.mdx'), '# Welcome\n\nHello.');
     writeFileSync(join(folder, 'fr', 'start.mdx'), '# Bienvenue\n\nBonjour.');
-    const docs = readDocsFolder(folder);
-    const index = DocsIndex.build(docs.files, { navigation: docs.navigation });
+    const index = DocsIndex.fromSite(await readDocsFolder(folder));
     expect(index.page('/fr/start')).toMatchObject({ language: 'fr', groups: ['Démarrer'] });
     index.close();
   });

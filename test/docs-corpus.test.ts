@@ -9,11 +9,14 @@ const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 const corpusPath = resolve(repositoryRoot, '../shared/corpora/mintlify-docs');
 const corpusMissing = !existsSync(corpusPath);
 
+const corpus = corpusMissing
+  ? { files: [], navigation: undefined, mintignore: undefined }
+  : await readDocsFolder(corpusPath);
+
 if (corpusMissing) console.warn(`Skipping the mintlify corpus tests: ${corpusPath} does not exist.`);
 
 describe.skipIf(corpusMissing)('the mintlify docs corpus (../shared/corpora/mintlify-docs)', () => {
-  const corpus = corpusMissing ? { files: [], navigation: undefined } : readDocsFolder(corpusPath);
-  const index = DocsIndex.build(corpus.files, { navigation: corpus.navigation });
+  const index = DocsIndex.fromSite(corpus);
   afterAll(() => index.close());
 
   it('indexes every page in its language, snippets and dot-folders left out', () => {

@@ -1,12 +1,4 @@
-import { posix } from 'node:path';
-import {
-  DocsIndex,
-  isDocsPagePath,
-  isSnippetPath,
-  relativeToDocsRoot,
-  resolveConfigReferences,
-} from '../docs/index.js';
-import { NAVIGATION_FILES } from '../docs/navigation.js';
+import { DocsIndex, docsTreeOf, readDocsSite } from '../docs/index.js';
 import type { Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../core/logger.js';
 import type { ProjectRow } from '../store/index.js';
@@ -115,38 +107,7 @@ export class DocsIndexes {
   }
 }
 
-/** Reads the pages, snippets, `.mintignore` and the navigation file (with its `$ref` parts) under the docs root and indexes them. */
+/** Reads the docs site under the docs root of a snapshot and indexes it. */
 export async function buildIndex(snapshot: Snapshot, docsRoot: string): Promise<DocsIndex> {
-  const pages: string[] = [];
-  const json = new Map<string, string>();
-  let ignoreFile: string | undefined;
-  for (const path of snapshot.paths()) {
-    const relative = relativeToDocsRoot(path, docsRoot);
-    if (relative === null) continue;
-    if (relative.endsWith('.json') && !relative.includes('node_modules/')) json.set(relative, path);
-    else if (isDocsPagePath(relative) || isSnippetPath(relative)) pages.push(path);
-    else if (relative === '.mintignore') ignoreFile = path;
-  }
-  const read = async (path: string) => (await snapshot.read(path)).toString('utf8');
-  const files = await Promise.all(pages.map(async (path) => ({ path, content: await read(path) })));
-  const configFile = NAVIGATION_FILES.find((name) => json.has(name));
-  let navigation: unknown;
-  if (configFile) {
-    const texts = new Map(
-      await Promise.all([...json].map(async ([relative, path]) => [relative, await read(path)] as const)),
-    );
-    const readJson = (relative: string) =>
-      parseJson(texts.get(posix.normalize(relative).replace(/^\.\//, '')) ?? '');
-    navigation = resolveConfigReferences(readJson(configFile), readJson, configFile);
-  }
-  const mintignore = ignoreFile === undefined ? undefined : await read(ignoreFile);
-  return DocsIndex.build(files, { docsRoot, navigation, mintignore });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined; // a broken docs.json still leaves the pages searchable
-  }
+  return DocsIndex.fromSite(await readDocsSite(docsTreeOf(snapshot, docsRoot)));
 }

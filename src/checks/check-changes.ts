@@ -4,7 +4,7 @@ import type { Overlay } from '../forge/overlay.js';
 import type { FileChange } from '../forge/types.js';
 import type { WritePolicy } from '../write-policy/index.js';
 import { checkDocs, sortProblems } from './check-docs.js';
-import { overlayDocsTree } from './docs-tree.js';
+import { docsTreeOf } from '../docs/docs-tree.js';
 import type { CheckProblem } from './types.js';
 
 const MARKDOWN_FILE = /\.mdx?$/i;
@@ -43,10 +43,10 @@ export async function checkChanges(input: ChangeCheckInput): Promise<CheckProble
       .filter((change) => change.removed && isDocsPagePath(change.path))
       .map((change) => urlPathFromFile(change.path)),
   );
-  const after = overlayDocsTree(input.files, policy.root);
+  const after = docsTreeOf(input.files, policy.root);
   const files = removedPages.size > 0 ? after.paths().filter((file) => MARKDOWN_FILE.test(file)) : written;
   const found = await checkDocs(after, { files, syntax: written });
-  const before = overlayDocsTree(input.base, policy.root);
+  const before = docsTreeOf(input.base, policy.root);
   const existed = new Set(before.paths());
   const known = await checkDocs(before, {
     files: files.filter((file) => existed.has(file)),

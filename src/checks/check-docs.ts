@@ -1,7 +1,8 @@
 import { checkNavigation } from './navigation-check.js';
 import { checkPage } from './page-check.js';
 import { SiteMap } from './site-map.js';
-import type { CheckProblem, DocsTree } from './types.js';
+import type { DocsTree } from '../docs/docs-tree.js';
+import type { CheckProblem } from './types.js';
 
 const MARKDOWN_FILE = /\.mdx?$/i;
 

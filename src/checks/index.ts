@@ -6,11 +6,12 @@
  */
 export { checkChanges, type ChangeCheckInput } from './check-changes.js';
 export { checkDocs, sortProblems, type CheckDocsOptions } from './check-docs.js';
-export { folderDocsTree, overlayDocsTree } from './docs-tree.js';
+export { folderDocsTree } from '../docs/docs-tree.js';
 export {
   formatProblemsAsMarkdown,
   formatProblemsForTerminal,
   problemLocation,
   summarizeProblems,
 } from './format.js';
-export { isBlocking, type CheckProblem, type CheckRule, type DocsTree } from './types.js';
+export { isBlocking, type CheckProblem, type CheckRule } from './types.js';
+export type { DocsTree } from '../docs/docs-tree.js';

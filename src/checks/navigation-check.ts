@@ -29,7 +29,7 @@ export function checkNavigation(site: SiteMap): CheckProblem[] {
   }
   const problems: CheckProblem[] = [];
   const reported = new Set<string>();
-  for (const entry of listNavigationPages(navigation.config)) {
+  for (const entry of listNavigationPages(navigation.resolved)) {
     if (NOT_A_PAGE_FILE.test(entry.page.trim())) continue;
     const urlPath = normalizeUrlPath(entry.page);
     // A listed page must be a file: the site builds its sidebar from them, redirects do not count.

@@ -1,20 +1,10 @@
 import { posix } from 'node:path';
-import { resolveConfigReferences } from '../docs/config-references.js';
-import { NAVIGATION_FILES } from '../docs/navigation.js';
+import type { DocsTree } from '../docs/docs-tree.js';
+import { readNavigation, type NavigationFile } from '../docs/site-files.js';
 import { isDocsPagePath, normalizeUrlPath, urlPathFromFile } from '../docs/url-path.js';
 import { pageAnchors, snippetImports } from './page-anchors.js';
 import { scanPage, type ScannedPage } from './page-scan.js';
-import type { DocsTree } from './types.js';
 
-/** The navigation config of a site: its file, and its JSON with `$ref`s inlined (or why it is unreadable). */
-export interface NavigationConfig {
-  file: string;
-  config?: unknown;
-  error?: string;
-}
-
-/** Reference chains deeper than this are not followed (config-references.ts stops there too). */
-const MAX_REFERENCE_DEPTH = 8;
 /** Stands for a `:name*` segment while a redirect pattern is built. */
 const REST = '\u0000';
 
@@ -31,7 +21,7 @@ export class SiteMap {
     readonly tree: DocsTree,
     /** Page file (relative to the docs root) by URL path; of two files for one path, the first. */
     readonly pages: Map<string, string>,
-    readonly navigation: NavigationConfig | undefined,
+    readonly navigation: NavigationFile | undefined,
     private readonly redirects: RegExp[],
     private readonly files: ReadonlySet<string>,
   ) {}
@@ -45,9 +35,8 @@ export class SiteMap {
       const urlPath = urlPathFromFile(file);
       if (!pages.has(urlPath)) pages.set(urlPath, file);
     }
-    const files = new Set(paths);
-    const navigation = await loadNavigation(tree, files);
-    return new SiteMap(tree, pages, navigation, redirectPatterns(navigation?.config), files);
+    const navigation = await readNavigation(tree);
+    return new SiteMap(tree, pages, navigation, redirectPatterns(navigation?.resolved), new Set(paths));
   }
 
   /** Whether a URL path is served: a page, or the source of a redirect in the config. */
@@ -100,49 +89,6 @@ export class SiteMap {
 /** Whether a page is MDX (stricter tag rules) rather than CommonMark. */
 export function isMdx(file: string): boolean {
   return !/\.md$/i.test(file);
-}
-
-/** The first navigation file present, with every `$ref` it reaches read and inlined. */
-async function loadNavigation(tree: DocsTree, paths: Set<string>): Promise<NavigationConfig | undefined> {
-  const file = NAVIGATION_FILES.find((name) => paths.has(name));
-  if (file === undefined) return undefined;
-  const json = new Map<string, unknown>();
-  let pending = [file];
-  for (let depth = 0; pending.length > 0 && depth <= MAX_REFERENCE_DEPTH; depth += 1) {
-    const next: string[] = [];
-    for (const path of pending) {
-      if (json.has(path) || !paths.has(path)) continue;
-      const parsed = parseJson(await tree.read(path));
-      json.set(path, parsed);
-      if (path === file && parsed instanceof Error) return { file, error: parsed.message };
-      for (const reference of references(parsed)) next.push(posix.join(posix.dirname(path), reference));
-    }
-    pending = next;
-  }
-  const read = (path: string) => {
-    const value = json.get(path);
-    return value instanceof Error ? undefined : value;
-  };
-  return { file, config: resolveConfigReferences(json.get(file), read, file) };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
-}
-
-/** Every `$ref` string anywhere in a JSON value. */
-function references(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(references);
-  if (typeof value !== 'object' || value === null) return [];
-  const own = (value as Record<string, unknown>).$ref;
-  return [
-    ...(typeof own === 'string' ? [own] : []),
-    ...Object.values(value as Record<string, unknown>).flatMap(references),
-  ];
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Shapes of the docs checks: what a problem is, and the
- * read-only view of a docs folder the checks run over (an overlay of a job, or a folder on disk).
+ * Shapes of the docs checks: what a problem is. The docs they run over are a `DocsTree` (an
+ * overlay of a job, or a folder on disk), the docs model's one view of a site.
  */
 
 /** What a problem is about; stable names, shown in the CLI output and the PR body. */
@@ -47,11 +47,4 @@ export interface CheckProblem {
    * is blamed only for problems whose key the unchanged docs did not already have.
    */
   key: string;
-}
-
-/** A read-only docs folder: every file path relative to the docs root, and their text. */
-export interface DocsTree {
-  /** Every file (pages, navigation config, assets), POSIX paths relative to the docs root, sorted. */
-  paths(): string[];
-  read(path: string): Promise<string>;
 }

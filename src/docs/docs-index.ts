@@ -22,6 +22,7 @@ import {
   type StatementFilter,
 } from './search-statements.js';
 import { createSiteMetadata, type SiteMetadata } from './site-metadata.js';
+import type { DocsSiteFiles } from './site-files.js';
 import type { SectionVectors } from './section-vectors.js';
 import { isSnippetPath, mergeSnippets } from './snippet-imports.js';
 import type { DocsFile, PageMetadata, SearchFilter, SearchHit } from './types.js';
@@ -166,6 +167,18 @@ export class DocsIndex {
   private vectors: SectionVectors | undefined;
   /** Words of the product's name: a question made of nothing else asks what the product is. */
   private readonly siteNameTerms: Set<string>;
+
+  /** The index of a site read with `readDocsSite`: its pages, snippets, navigation and `.mintignore`. */
+  static fromSite(
+    site: DocsSiteFiles,
+    options: Omit<DocsIndexOptions, 'navigation' | 'mintignore' | 'docsRoot'> = {},
+  ): DocsIndex {
+    return DocsIndex.build(site.files, {
+      ...options,
+      navigation: site.navigation?.resolved,
+      ...(site.mintignore === undefined ? {} : { mintignore: site.mintignore }),
+    });
+  }
 
   /**
    * Parses and indexes every page among `files`; two files with the same URL path: the first wins.

@@ -24,7 +24,9 @@ export {
 } from './retrieval-query.js';
 export { conceptWords, matchExpression, queryConcepts, queryTerms, type QueryConcept } from './fts-query.js';
 export { isDocsPagePath, normalizeUrlPath, relativeToDocsRoot, urlPathFromFile } from './url-path.js';
-export { readDocsFolder, type DocsFolder } from './read-docs-folder.js';
+export { readDocsFolder } from './read-docs-folder.js';
+export { docsTreeOf, folderDocsTree, type DocsTree, type RepositoryFiles } from './docs-tree.js';
+export { readDocsSite, readNavigation, type DocsSiteFiles, type NavigationFile } from './site-files.js';
 export { resolveConfigReferences, type JsonReader } from './config-references.js';
 export { slugify } from './slug.js';
 export type { DocsFile, DocsPage, DocsSection, PageMetadata, SearchFilter, SearchHit } from './types.js';

@@ -42,6 +42,11 @@ export class Overlay {
     return this.base.commit;
   }
 
+  /** Every current file path, sorted: with `read`, what a docs tree is read from (`docsTreeOf`). */
+  paths(): string[] {
+    return this.list();
+  }
+
   /** Current file paths, sorted; with `prefix`, only those under that folder. */
   list(prefix = ''): string[] {
     const all = new Set(this.base.paths());

@@ -1,5 +1,4 @@
-import { DocsIndex, isDocsPagePath, urlPathFromFile, type DocsFile } from '../../docs/index.js';
-import { NAVIGATION_FILES } from '../../docs/navigation.js';
+import { DocsIndex, docsTreeOf, isDocsPagePath, readDocsSite, urlPathFromFile } from '../../docs/index.js';
 import type { Overlay } from '../../forge/overlay.js';
 import type { PathGuard } from './path-guard.js';
 
@@ -40,31 +39,12 @@ export class DocsSearch {
 
   private async build(): Promise<{ docs: DocsIndex; files: Map<string, string> }> {
     if (this.index) return this.index;
-    const pages: DocsFile[] = [];
+    // The site as the assistant and the checks read it: `$ref` parts, snippets and `.mintignore` too.
+    const site = await readDocsSite(docsTreeOf(this.files, this.guard.root));
     const files = new Map<string, string>();
-    for (const file of this.files.list(this.guard.root)) {
-      const docsPath = this.guard.docsPath(file);
-      if (docsPath === undefined || !isDocsPagePath(docsPath)) continue;
-      pages.push({ path: docsPath, content: await this.files.read(file) });
-      files.set(urlPathFromFile(docsPath), docsPath);
-    }
-    const navigation = await readDocsJson(this.files, this.guard.root);
-    this.index = { docs: DocsIndex.build(pages, { navigation }), files };
+    for (const file of site.files)
+      if (isDocsPagePath(file.path)) files.set(urlPathFromFile(file.path), file.path);
+    this.index = { docs: DocsIndex.fromSite(site), files };
     return this.index;
   }
-}
-
-/** The parsed navigation config at the docs root (`docs.json`, else `mint.json`), or undefined. */
-async function readDocsJson(files: Overlay, root: string): Promise<unknown> {
-  for (const name of NAVIGATION_FILES) {
-    const file = root === '' ? name : `${root}/${name}`;
-    if (!files.exists(file)) continue;
-    try {
-      return JSON.parse(await files.read(file)) as unknown;
-    } catch {
-      // A broken config still lets search work, without navigation groups.
-      return undefined;
-    }
-  }
-  return undefined;
 }
