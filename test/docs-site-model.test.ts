@@ -6,7 +6,7 @@ import { checkDocs } from '../src/checks/index.js';
 import { docsTreeOf } from '../src/docs/index.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
-import { WritePolicy } from '../src/write-policy/index.js';
+import { parseDocsRoot, WritePolicy } from '../src/write-policy/index.js';
 
 /**
  * One repository whose docs use what Mintlify sites use: navigation split with `$ref`, a
@@ -49,7 +49,7 @@ describe('one docs-site model for every reader', () => {
   it("gives the agent's search_docs the same site: the $ref'd French page is French, hidden pages stay hidden", async () => {
     const search = new DocsSearch(
       new Overlay(REPOSITORY),
-      new PathGuard(new WritePolicy({ docsRoot: 'docs' })),
+      new PathGuard(new WritePolicy({ docsRoot: parseDocsRoot('docs') })),
     );
     try {
       expect(await search.search('600 requests a minute')).toMatch(/^1\. index\.mdx/);
