@@ -1952,7 +1952,7 @@ const { kConstruct } = __nccwpck_require__(109)
 // in an older version of Node, it doesn't have any use without fetch.
 __webpack_unused_export__ = new CacheStorage(kConstruct)
 
-const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(5090)
+const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(9061)
 
 __webpack_unused_export__ = deleteCookie
 __webpack_unused_export__ = getCookies
@@ -14793,7 +14793,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5090:
+/***/ 9061:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -29904,7 +29904,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9061);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7177);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -29913,7 +29913,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9061:
+/***/ 7177:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42449,9 +42449,15 @@ const PromptBodySchema = object({
         .max(20_000, 'prompt must be at most 20,000 characters'),
 }, { error: 'the body must be a JSON object' })
     .meta({ id: 'PromptBody' });
-/** The four states a job can be in. */
-const JobStatusSchema = schemas_enum(['active', 'completed', 'archived', 'failed'])
-    .meta({ id: 'JobStatus' });
+/** The four states a job can be in, declared once for the wire, the store and the metrics. */
+const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'];
+const JobStatusSchema = schemas_enum(JOB_STATUSES).meta({ id: 'JobStatus' });
+/** The states a job does not leave by itself: clients poll until the job reaches one. */
+const FINAL_STATUSES = new Set(['completed', 'archived', 'failed']);
+/** Whether a job is done as far as a client polling it is concerned. */
+function isFinal(status) {
+    return FINAL_STATUSES.has(status);
+}
 const JobMessageSchema = object({
     role: schemas_enum(['user', 'agent']),
     content: schemas_string(),
@@ -42681,7 +42687,6 @@ class ApiUnreachableError extends errors_DocwrightError {
 
 
 
-const TERMINAL = new Set(['completed', 'archived', 'failed']);
 /** A typed client of the agent-job API, used by the CLI and the Action. */
 class DocwrightClient {
     options;
@@ -42711,19 +42716,6 @@ class DocwrightClient {
                 query.set(name, String(value));
         const suffix = query.size > 0 ? `?${query.toString()}` : '';
         return this.request('GET', `/v2/agent/${enc(projectId)}/jobs${suffix}`, JobListSchema);
-    }
-    /** Polls until the job is completed, archived or failed, or `timeoutMs` passes (returns the last state). */
-    async waitForJob(projectId, id, options = {}) {
-        const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
-        for (;;) {
-            const job = await this.getJob(projectId, id);
-            options.onPoll?.(job);
-            if (TERMINAL.has(job.status))
-                return { job, timedOut: false };
-            if (Date.now() + (options.intervalMs ?? 2000) > deadline)
-                return { job, timedOut: true };
-            await this.sleep(options.intervalMs ?? 2000);
-        }
     }
     async request(method, path, schema, body) {
         const attempts = this.options.maxAttempts ?? 4;
@@ -42814,7 +42806,57 @@ function networkReason(error) {
 }
 const enc = encodeURIComponent;
 
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/client/wait-for-job.ts
+
+
+
+/**
+ * The one polling loop of the clients (the CLI's `--wait`, the Action). Polls
+ * `GET /v2/agent/{projectId}/job/{id}` until the job is completed, archived or failed,
+ * the timeout passes (one last read at the deadline), or `signal` aborts. A poll that still fails
+ * after the client's own retries is not fatal while time remains: a server restart must not fail a
+ * job that is fine.
+ */
+async function pollJob(client, projectId, start, options) {
+    const now = options.now ?? Date.now;
+    const sleep = options.sleep ?? abortableSleep;
+    const deadline = now() + options.timeoutMs;
+    let job = start;
+    for (;;) {
+        if (isFinal(job.status))
+            return { job, end: 'finished' };
+        const remaining = deadline - now();
+        if (remaining <= 0)
+            return { job, end: 'timed-out' };
+        await sleep(Math.min(options.intervalMs, remaining), options.signal);
+        if (options.signal?.aborted)
+            return { job, end: 'cancelled' };
+        try {
+            job = await client.getJob(projectId, job.id);
+            options.onPoll?.(job);
+        }
+        catch (error) {
+            const passing = errors_DocwrightError.isInstance(error) && error.retryable;
+            if (!passing || now() >= deadline)
+                throw error;
+            options.onTransientError?.(error);
+        }
+    }
+}
+async function abortableSleep(ms, signal) {
+    try {
+        await (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal });
+    }
+    catch (error) {
+        if (!signal?.aborted)
+            throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/client/index.ts
+
 
 
 
@@ -48249,7 +48291,7 @@ function describeGitHubError(failure, error) {
 }
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/github/hosts.ts
 /** github.com: the one place its addresses are written down. */
 const GITHUB_COM = { apiUrl: 'https://api.github.com', webUrl: 'https://github.com' };
@@ -48297,7 +48339,7 @@ async function readEventPayload(path) {
     if (!path)
         return {};
     try {
-        return JSON.parse(await (0,promises_namespaceObject.readFile)(path, 'utf8'));
+        return JSON.parse(await (0,external_node_fs_promises_namespaceObject.readFile)(path, 'utf8'));
     }
     catch (error) {
         throw new ActionError(`Could not read the event payload at ${path}: ${error instanceof Error ? error.message : String(error)}.`);
@@ -48964,53 +49006,6 @@ function route_routeEvent(event, inputs) {
     if (command.instruction === '')
         throw new ActionError(`The ${command.command} command has no instruction: write what to change after it, such as "${command.command} fix the quickstart link".`);
     return { kind: 'comment', event, instruction: command.instruction };
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/action/poll-job.ts
-
-
-const FINAL = new Set(['completed', 'archived', 'failed']);
-/**
- * Polls `GET /v2/agent/{projectId}/job/{id}` until the job is completed, archived or failed,
- * the timeout passes (one last read at the deadline), or `signal` aborts. A poll that still fails
- * after the client's own retries is not fatal while time remains: a server restart must not fail a
- * job that is fine.
- */
-async function pollJob(client, projectId, start, options) {
-    const now = options.now ?? Date.now;
-    const sleep = options.sleep ?? abortableSleep;
-    const deadline = now() + options.timeoutMs;
-    let job = start;
-    for (;;) {
-        if (FINAL.has(job.status))
-            return { job, end: 'finished' };
-        const remaining = deadline - now();
-        if (remaining <= 0)
-            return { job, end: 'timed-out' };
-        await sleep(Math.min(options.intervalMs, remaining), options.signal);
-        if (options.signal?.aborted)
-            return { job, end: 'cancelled' };
-        try {
-            job = await client.getJob(projectId, job.id);
-            options.onPoll?.(job);
-        }
-        catch (error) {
-            if (!isRetryable(error) || now() >= deadline)
-                throw error;
-            options.onTransientError?.(error);
-        }
-    }
-}
-async function abortableSleep(ms, signal) {
-    try {
-        await (0,external_node_timers_promises_namespaceObject.setTimeout)(ms, undefined, { signal });
-    }
-    catch (error) {
-        if (!signal?.aborted)
-            throw error;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/action/follow-job.ts

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pollJob } from '../src/action/poll-job.js';
+import { pollJob } from '../src/client/wait-for-job.js';
 import { DocwrightClient } from '../src/client/index.js';
 import { jobFixture } from './helpers/github-recorder.js';
 

@@ -108,7 +108,7 @@ describe.each(Object.entries(clients))('v2 endpoint read by %s', (_name, sdk) =>
     });
     expect(second.threadId).toBe(first.threadId);
     expect(second.sources.some((source) => source.url.startsWith('/guides/custom-domains'))).toBe(true);
-    const stored = await t.service.store.threads.messages(first.threadId!);
+    const stored = await t.service.store.assistantThreads.messages(first.threadId!);
     expect(stored.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(stored[1]!.content).toBe(first.text);
   });
@@ -165,6 +165,6 @@ describe('v1 endpoint (deprecated) read by AI SDK 4 callChatApi with streamProto
 
     const second = await askV1([v4User('u2', 'How long does it take to verify?')], { threadId });
     expect((second.finished.message.annotations?.[0] as { threadId: string }).threadId).toBe(threadId);
-    expect(await t.service.store.threads.messages(threadId)).toHaveLength(4);
+    expect(await t.service.store.assistantThreads.messages(threadId)).toHaveLength(4);
   });
 });

@@ -84,7 +84,7 @@ describe('assistant streams and Connection: close', () => {
     const body = await response.text();
     expect(body).toContain(`"messageMetadata":{"threadId":"${threadId}"}`);
     expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
-    const stored = await t.service.store.threads.messages(threadId!);
+    const stored = await t.service.store.assistantThreads.messages(threadId!);
     expect(stored.map((message) => message.role)).toEqual(['user', 'assistant']);
   });
 

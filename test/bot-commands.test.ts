@@ -162,7 +162,7 @@ describe('comments that start nothing', () => {
     expect(t.github.comments[0]!.body).toContain('@reader, only people with **write** access');
     expect(t.github.reactions).toEqual([]);
     expect(
-      await t.service.store.bot.jobOfThread({ repository: REPOSITORY, issueNumber: 12 }),
+      await t.service.store.githubThreads.find({ repository: REPOSITORY, issueNumber: 12 }),
     ).toBeUndefined();
   });
 
@@ -192,7 +192,7 @@ describe('comments that start nothing', () => {
     await t.receive('issue_comment', payload, 'delivery-1');
     await t.receive('issue_comment', payload, 'delivery-1');
     const jobs = await t.service.jobs.list(
-      (await t.service.store.bot.findProject('github.com', REPOSITORY))!.id,
+      (await t.service.store.projects.findOnGitHub('github.com', REPOSITORY))!.id,
       {
         limit: 10,
       },

@@ -46,7 +46,7 @@ describe('installations', () => {
   it('creates a project when the app is installed and disables it when uninstalled', async () => {
     t.github.settingsFiles.set('.github/docwright.yml', 'docs_root: guides\nmodel: builtin\n');
     await t.receive('installation', installation('created'));
-    const project = (await t.service.store.bot.findProject('github.com', REPOSITORY))!;
+    const project = (await t.service.store.projects.findOnGitHub('github.com', REPOSITORY))!;
     expect(project).toMatchObject({
       id: 'octo-org-docs-site',
       forge: 'github',
@@ -60,12 +60,14 @@ describe('installations', () => {
     );
 
     await t.receive('installation', installation('deleted'));
-    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).not.toBeNull();
+    expect(
+      (await t.service.store.projects.findOnGitHub('github.com', REPOSITORY))!.disabled_at,
+    ).not.toBeNull();
     expect(await listProjects(t.config)).toMatch(/\tdisabled$/);
 
     // Installed again: the same project, enabled.
     await t.receive('installation', installation('created'), 'delivery-reinstall');
-    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).toBeNull();
+    expect((await t.service.store.projects.findOnGitHub('github.com', REPOSITORY))!.disabled_at).toBeNull();
   });
 
   it('follows repositories added to and removed from an installation', async () => {
@@ -76,7 +78,7 @@ describe('installations', () => {
       ];
     });
     await t.receive('installation_repositories', added);
-    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).toBeNull();
+    expect((await t.service.store.projects.findOnGitHub('github.com', REPOSITORY))!.disabled_at).toBeNull();
     const removed = examplePayload('installation_repositories', 'removed', (payload) => {
       payload.installation.id = INSTALLATION_ID;
       payload.repositories_removed = [
@@ -84,7 +86,9 @@ describe('installations', () => {
       ];
     });
     await t.receive('installation_repositories', removed);
-    expect((await t.service.store.bot.findProject('github.com', REPOSITORY))!.disabled_at).not.toBeNull();
+    expect(
+      (await t.service.store.projects.findOnGitHub('github.com', REPOSITORY))!.disabled_at,
+    ).not.toBeNull();
   });
 });
 
@@ -101,7 +105,7 @@ describe('pull requests and pushes', () => {
       payload.pull_request.merged = true;
     });
     await t.receive('pull_request', closed);
-    const archived = (await t.service.store.bot.jobById(job.id))!;
+    const archived = (await t.service.store.jobs.getUnscoped(job.id))!;
     expect(archived.status).toBe('archived');
     expect(archived.archived_at).not.toBeNull();
 
@@ -117,7 +121,7 @@ describe('pull requests and pushes', () => {
       'issue_comment',
       issueComment('/docs replace "a terminal, Git" with "a terminal and Git"'),
     );
-    const next = await t.service.store.bot.jobOfThread({ repository: REPOSITORY, issueNumber: 12 });
+    const next = await t.service.store.githubThreads.find({ repository: REPOSITORY, issueNumber: 12 });
     expect(next!.job_id).not.toBe(job.id);
   });
 
@@ -130,12 +134,12 @@ describe('pull requests and pushes', () => {
       payload.pull_request.head.ref = 'feature';
     });
     await t.receive('pull_request', closed);
-    expect((await t.service.store.bot.jobById(job.id))!.status).toBe('completed');
+    expect((await t.service.store.jobs.getUnscoped(job.id))!.status).toBe('completed');
   });
 
   it('refreshes the docs index on a push to the base branch, and re-reads the settings', async () => {
     await startJob();
-    const project = (await t.service.store.bot.findProject('github.com', REPOSITORY))!;
+    const project = (await t.service.store.projects.findOnGitHub('github.com', REPOSITORY))!;
     const changed: string[] = [];
     t.service.docsChanges.subscribe((projectId) => changed.push(projectId));
     const push = (ref: string) =>

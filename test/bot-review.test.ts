@@ -53,7 +53,7 @@ describe('a fork’s pull request with a branch named like a job’s and its mar
       fork: FORK,
     });
     await h.receive('pull_request', closed);
-    expect((await h.service.store.bot.jobById(job.id))!.status).toBe('completed');
+    expect((await h.service.store.jobs.getUnscoped(job.id))!.status).toBe('completed');
   });
 
   it('cannot route a maintainer’s review comment to the job', async () => {
@@ -72,7 +72,7 @@ describe('a fork’s pull request with a branch named like a job’s and its mar
       }),
     );
     // The command starts a job of its own; the marked job hears nothing of it.
-    const thread = await h.service.store.bot.jobOfThread({ repository: REPOSITORY, issueNumber: 99 });
+    const thread = await h.service.store.githubThreads.find({ repository: REPOSITORY, issueNumber: 99 });
     expect(thread!.job_id).not.toBe(job.id);
     await h.settle(thread!.job_id);
     expect(await userMessages(h, job.id)).toBe(before);
@@ -122,7 +122,7 @@ describe('token mode: the pull request of a job created through the API', () => 
     // The token's user opened the pull request: a person as far as GitHub says, not a bot.
     payload.issue.user = { ...payload.issue.user, login: 'docs-automation', type: 'User' };
     await h.receive('issue_comment', payload);
-    const thread = await h.service.store.bot.jobOfThread({
+    const thread = await h.service.store.githubThreads.find({
       repository: REPOSITORY,
       issueNumber: pull.number,
     });
@@ -135,6 +135,6 @@ describe('token mode: the pull request of a job created through the API', () => 
       'pull_request',
       closedPullRequest({ number: pull.number, head: job.branch, body: pull.body, merged: true }),
     );
-    expect((await h.service.store.bot.jobById(job.id))!.status).toBe('archived');
+    expect((await h.service.store.jobs.getUnscoped(job.id))!.status).toBe('archived');
   });
 });

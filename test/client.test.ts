@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, ApiTimeoutError, DocwrightClient } from '../src/client/index.js';
+import { ApiError, ApiTimeoutError, DocwrightClient, pollJob } from '../src/client/index.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 /** A fetch that answers from a script of responses and records what it was asked. */
@@ -146,11 +146,12 @@ describe('DocwrightClient', () => {
       });
       const created = await client.createJob('docs', 'replace "Acme Cloud" with "Acme Z"');
       const polled: string[] = [];
-      const { job, timedOut } = await client.waitForJob('docs', created.id, {
+      const { job, end } = await pollJob(client, 'docs', created, {
         intervalMs: 20,
+        timeoutMs: 30_000,
         onPoll: (j) => polled.push(j.status),
       });
-      expect(timedOut).toBe(false);
+      expect(end).toBe('finished');
       expect(job.status).toBe('completed');
       expect(polled.at(-1)).toBe('completed');
       expect((await client.sendMessage('docs', created.id, 'replace "Acme Z" with "Acme W"')).status).toBe(

@@ -93,7 +93,7 @@ describe('a run held to the write policy and the blocking checks (local git forg
 
   it('writes README.md when the repository settings list it under writable: (carried to the run)', async () => {
     const { request, settle, git } = await project(ROOT_REPO);
-    await t!.service.store.bot.updateProjectSettings('site', {
+    await t!.service.store.projects.applySettings('site', {
       baseRef: 'main',
       docsRoot: parseDocsRoot('./'),
       model: null,

@@ -64,7 +64,7 @@ describe.skipIf(process.platform !== 'linux')('what a client was told survives k
     const store = await openStore({ dataDir });
     try {
       expect(await store.jobs.get('docs', job.id)).toMatchObject({ id: job.id });
-      const messages = await store.threads.messages(threadId);
+      const messages = await store.assistantThreads.messages(threadId);
       expect(messages[0]).toMatchObject({ role: 'user', content: 'How do I add a custom domain?' });
     } finally {
       await store.close();

@@ -5,8 +5,8 @@ import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOctokit } from '../src/github/octokit.js';
-import { instrumentOctokit } from '../src/core/metrics.js';
-import { Metrics } from '../src/core/metrics.js';
+import { instrumentOctokit } from '../src/metrics/metrics.js';
+import { Metrics } from '../src/metrics/metrics.js';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process.js';
 import { startTestService } from './helpers/service.js';
 

@@ -211,7 +211,7 @@ describe('two replicas on one PostgreSQL database receive the same signed webhoo
     );
     try {
       // The app is installed: the `installation` event made the project before any command.
-      await replicas[0]!.service.store.bot.upsertProject({
+      await replicas[0]!.service.store.projects.upsertOnGitHub({
         host: 'github.com',
         repository: REPOSITORY,
         baseRef: 'main',

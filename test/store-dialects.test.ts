@@ -274,41 +274,46 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
 
   it('keeps the files of each run with the job, counted once their commit landed', async () => {
     await newJob('j1', 1);
-    expect(await store.runFiles.changedFiles('j1')).toBeNull();
-    await store.runFiles.planned('j1', 'j1/1', ['docs/b.md', 'docs/a.md']);
-    expect(await store.runFiles.changedFiles('j1')).toBeNull();
+    expect(await store.runs.changedFiles('j1')).toBeNull();
+    await store.runs.planned('j1', 'j1/1', ['docs/b.md', 'docs/a.md']);
+    expect(await store.runs.changedFiles('j1')).toBeNull();
     // A repeated attempt of the run replaces what it planned; another replica reads what landed.
-    await store.runFiles.planned('j1', 'j1/1', ['docs/a.md']);
-    await (await open()).runFiles.landed('j1', 'j1/1');
-    await store.runFiles.planned('j1', 'j1/3', ['docs/c.md', 'docs/a.md']);
-    await store.runFiles.landed('j1', 'j1/3');
-    expect(await store.runFiles.changedFiles('j1')).toEqual(['docs/a.md', 'docs/c.md']);
+    await store.runs.planned('j1', 'j1/1', ['docs/a.md']);
+    await (await open()).runs.landed('j1', 'j1/1');
+    await store.runs.planned('j1', 'j1/3', ['docs/c.md', 'docs/a.md']);
+    await store.runs.landed('j1', 'j1/3');
+    expect(await store.runs.changedFiles('j1')).toEqual(['docs/a.md', 'docs/c.md']);
   });
 
   it('keys GitHub projects by host and name', async () => {
-    await store.bot.upsertProject({
+    await store.projects.upsertOnGitHub({
       host: 'github.com',
       repository: 'Octo/Site',
       baseRef: 'main',
       installationId: 1,
     });
-    const enterprise = await store.bot.upsertProject({
+    const enterprise = await store.projects.upsertOnGitHub({
       host: 'ghe.example.com',
       repository: 'octo/site',
       baseRef: 'main',
       installationId: 2,
     });
     expect(enterprise.created).toBe(true);
-    expect(Number((await store.bot.findProject('GitHub.com', 'octo/site'))?.installation_id)).toBe(1);
-    expect(Number((await store.bot.findProject('ghe.example.com', 'OCTO/site'))?.installation_id)).toBe(2);
-    expect(await store.bot.findProject('other.example.com', 'octo/site')).toBeUndefined();
+    expect(Number((await store.projects.findOnGitHub('GitHub.com', 'octo/site'))?.installation_id)).toBe(1);
+    expect(Number((await store.projects.findOnGitHub('ghe.example.com', 'OCTO/site'))?.installation_id)).toBe(
+      2,
+    );
+    expect(await store.projects.findOnGitHub('other.example.com', 'octo/site')).toBeUndefined();
     expect(await store.projects.forgeOf('octo/site')).toBe('github');
     expect(await store.projects.forgeOf('/repo')).toBe('local');
   });
 
   it('keeps assistant threads in order', async () => {
-    await store.threads.create({ id: 'thread_1', projectId: 'docs', domain: 'docs', fp: 'fp' }, at(1));
-    await store.threads.append(
+    await store.assistantThreads.create(
+      { id: 'thread_1', projectId: 'docs', domain: 'docs', fp: 'fp' },
+      at(1),
+    );
+    await store.assistantThreads.append(
       'thread_1',
       [
         { role: 'user', content: 'q1' },
@@ -316,34 +321,36 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
       ],
       at(2),
     );
-    await store.threads.append('thread_1', [{ role: 'user', content: 'q2' }], at(3));
-    expect((await store.threads.messages('thread_1', 2)).map((message) => message.content)).toEqual([
+    await store.assistantThreads.append('thread_1', [{ role: 'user', content: 'q2' }], at(3));
+    expect((await store.assistantThreads.messages('thread_1', 2)).map((message) => message.content)).toEqual([
       'a1',
       'q2',
     ]);
-    expect((await store.threads.get('thread_1'))?.updated_at).toBe(at(3).toISOString());
+    expect((await store.assistantThreads.get('thread_1'))?.updated_at).toBe(at(3).toISOString());
   });
 
   it('creates a thread with its first question in one step, redacted like an appended one', async () => {
     const secret = `svc_${'a'.repeat(40)}`;
-    await store.threads.create({ id: 'thread_2', projectId: 'docs', domain: 'docs', fp: 'fp' }, at(1), [
-      { role: 'user', content: `my key is ${secret}` },
-    ]);
-    const [question] = await store.threads.messages('thread_2');
+    await store.assistantThreads.create(
+      { id: 'thread_2', projectId: 'docs', domain: 'docs', fp: 'fp' },
+      at(1),
+      [{ role: 'user', content: `my key is ${secret}` }],
+    );
+    const [question] = await store.assistantThreads.messages('thread_2');
     expect(question).toMatchObject({ role: 'user', created_at: at(1).toISOString() });
     expect(question?.content).not.toContain(secret);
-    expect((await store.threads.get('thread_2'))?.updated_at).toBe(at(1).toISOString());
+    expect((await store.assistantThreads.get('thread_2'))?.updated_at).toBe(at(1).toISOString());
   });
 
   it('handles a webhook delivery once, whichever connection sees it first', async () => {
     const other = await open();
     const claims = await Promise.all([
-      store.bot.claimDelivery('delivery-1', 'issue_comment'),
-      other.bot.claimDelivery('delivery-1', 'issue_comment'),
+      store.deliveries.claim('delivery-1', 'issue_comment'),
+      other.deliveries.claim('delivery-1', 'issue_comment'),
     ]);
     expect(claims.sort()).toEqual([false, true]);
-    await store.bot.releaseDelivery('delivery-1');
-    expect(await other.bot.claimDelivery('delivery-1', 'issue_comment')).toBe(true);
+    await store.deliveries.release('delivery-1');
+    expect(await other.deliveries.claim('delivery-1', 'issue_comment')).toBe(true);
   });
 
   it('tells every replica of a docs change, and after a lost connection every project', async () => {

@@ -2,7 +2,7 @@ import type { DocwrightClient } from '../client/index.js';
 import type { GitHubApi, StatusLinks } from '../github/index.js';
 import type { Job } from '../protocol/agent-job.js';
 import type { Inputs } from './inputs.js';
-import type { PollEnd, PollOptions } from './poll-job.js';
+import type { PollEnd, PollOptions } from '../client/wait-for-job.js';
 
 /** Where the Action writes what it does; main.ts passes `@actions/core`'s functions. */
 export interface Log {

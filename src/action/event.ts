@@ -15,7 +15,7 @@ export interface CommentEvent {
 }
 
 /** Any other event (`workflow_dispatch`, `schedule`, `push`, …): the `prompt` input says what to do. */
-export interface PromptEvent {
+interface PromptEvent {
   kind: 'prompt';
   eventName: string;
 }

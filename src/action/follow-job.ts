@@ -8,7 +8,7 @@ import {
 import type { Job } from '../protocol/agent-job.js';
 import type { ActionContext, JobRun } from './context.js';
 import { describeError } from './describe-error.js';
-import { pollJob, type PollEnd } from './poll-job.js';
+import { pollJob, type PollEnd } from '../client/wait-for-job.js';
 import type { StatusSink } from './status-sink.js';
 
 /** Creates a job, or sends a follow-up message when `target` names one. */

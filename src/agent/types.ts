@@ -4,7 +4,7 @@ import type { Overlay } from '../forge/overlay.js';
 import type { WritePolicy } from '../write-policy/index.js';
 
 /** One stored message of a job: a user's instruction or the agent's reply. */
-export interface JobMessage {
+interface JobMessage {
   role: 'user' | 'agent';
   content: string;
   createdAt: string;

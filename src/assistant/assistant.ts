@@ -57,7 +57,7 @@ export class Assistant {
     let conversation = request.conversation;
     let citedPaths: string[] = [];
     if (request.threadId) {
-      const stored = await store.threads.messages(threadId, HISTORY_TURNS);
+      const stored = await store.assistantThreads.messages(threadId, HISTORY_TURNS);
       if (conversation.length === 1)
         conversation = [
           ...stored.map((message) => ({ role: message.role, text: message.content })),
@@ -80,9 +80,9 @@ export class Assistant {
     // The thread and the question are stored before the answer streams: the id the client gets in
     // the first chunk must continue the conversation even when this answer fails or is stopped.
     const asked = [{ role: 'user' as const, content: question }];
-    if (request.threadId) await store.threads.append(threadId, asked);
+    if (request.threadId) await store.assistantThreads.append(threadId, asked);
     else
-      await store.threads.create(
+      await store.assistantThreads.create(
         { id: threadId, projectId: project.id, domain, fp: request.fp },
         new Date(),
         asked,
@@ -92,7 +92,9 @@ export class Assistant {
       messageId: `msg_${randomString(16, 'abcdefghijklmnopqrstuvwxyz0123456789')}`,
       answer,
       complete: async (text) => {
-        await store.threads.append(threadId, [{ role: 'assistant', content: text, sources: answer.sources }]);
+        await store.assistantThreads.append(threadId, [
+          { role: 'assistant', content: text, sources: answer.sources },
+        ]);
       },
     };
   }
@@ -110,7 +112,7 @@ export class Assistant {
 
   /** A thread is found only under the domain it was started on: another domain's id is a 404 too. */
   private async existingThread(threadId: string, domain: string): Promise<string> {
-    const thread = await this.options.store.threads.get(threadId);
+    const thread = await this.options.store.assistantThreads.get(threadId);
     if (!thread || thread.domain !== domain) throw notFound(`Thread ${threadId} not found`);
     return thread.id;
   }

@@ -194,7 +194,7 @@ function lastUserText(conversation: ConversationTurn[]): string {
  * The text a conversation is searched with (its last question, and what a follow-up leans on),
  * and whether it leans on the thread: pass that on to `retrieve`.
  */
-export function retrievalQuery(index: DocsIndex, input: RetrievalInput): { text: string; followUp: boolean } {
+function retrievalQuery(index: DocsIndex, input: RetrievalInput): { text: string; followUp: boolean } {
   const followUp = leansOnThread(index, input);
   return { text: searchText(input, followUp), followUp };
 }

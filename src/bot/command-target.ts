@@ -24,7 +24,7 @@ export async function commandTarget(
   comment: CommandComment,
 ): Promise<CommandTarget> {
   const { thread } = comment;
-  const known = await deps.store.bot.jobOfThread({
+  const known = await deps.store.githubThreads.find({
     repository: comment.repository.fullName,
     issueNumber: thread.number,
   });
@@ -51,7 +51,7 @@ async function jobOfPullRequest(
   // pull request's author is the token's user, not a bot; but the job recorded the link of the
   // pull request it opened, which an issue comment's payload shows: no request needed.
   if (pullRequest.htmlUrl) {
-    const job = await deps.store.bot.jobWithPullRequest(project.id, pullRequest.htmlUrl);
+    const job = await deps.store.jobs.withPullRequest(project.id, pullRequest.htmlUrl);
     if (job) return job;
   }
   // Before the link is recorded (the run that opened the pull request is still going), the marker.

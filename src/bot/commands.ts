@@ -139,7 +139,7 @@ async function startOrContinue(
     return;
   }
   const prLink = target.kind === 'follow-up' ? target.job.pr_link : null;
-  await deps.store.bot.registerThread({
+  await deps.store.githubThreads.register({
     jobId,
     repository: comment.repository.fullName,
     issueNumber: comment.thread.number,

@@ -10,12 +10,12 @@ export async function oncePerDelivery(
   delivery: { id: string; event: string },
   handle: () => Promise<void>,
 ): Promise<boolean> {
-  if (!(await store.bot.claimDelivery(delivery.id, delivery.event))) return false;
+  if (!(await store.deliveries.claim(delivery.id, delivery.event))) return false;
   try {
     await handle();
     return true;
   } catch (error) {
-    await store.bot.releaseDelivery(delivery.id).catch(() => undefined);
+    await store.deliveries.release(delivery.id).catch(() => undefined);
     throw error;
   }
 }

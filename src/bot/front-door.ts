@@ -3,7 +3,7 @@ import type { Logger } from '../core/logger.js';
 import type { NodeHandler } from './probot-setup.js';
 import type { WebhookMiddleware } from './webhook-receiver.js';
 
-export { createWebhookMiddleware, type WebhookMiddleware } from './webhook-receiver.js';
+export { createWebhookMiddleware } from './webhook-receiver.js';
 
 export interface FrontDoorOptions {
   /** Null when no webhooks are received (no app, or token mode without WEBHOOK_SECRET). */
@@ -20,7 +20,7 @@ export interface FrontDoorOptions {
  * to `next` (the Hono app). Probot's manifest points an app registered through the setup flow at `/`, so a GitHub delivery there is
  * taken as one to the webhook path.
  */
-export function frontDoor(
+function frontDoor(
   options: FrontDoorOptions,
 ): (request: IncomingMessage, response: ServerResponse, next: () => void) => void {
   return (request, response, next) => {

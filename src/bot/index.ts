@@ -5,7 +5,7 @@ import { GitHubForge } from '../forge/github.js';
 import { hostOf } from '../github/hosts.js';
 import { createOctokit } from '../github/octokit.js';
 import type { Logger } from '../core/logger.js';
-import { instrumentOctokit, type HookableOctokit, type Metrics } from '../core/metrics.js';
+import { instrumentOctokit, type HookableOctokit, type Metrics } from '../metrics/metrics.js';
 import type { Store } from '../store/index.js';
 import { createDocwrightApp } from './app.js';
 import { RepositoryClients, type RepositoryClient } from './repository-clients.js';
@@ -14,7 +14,6 @@ import { createBotProbot } from './probot.js';
 import { SettingsCache } from './settings-cache.js';
 
 export { createPullRequestBody } from './pull-request-body.js';
-export type { RepositoryClient } from './repository-clients.js';
 
 export interface GitHubAccessOptions {
   github: GitHubConfig;

@@ -92,7 +92,7 @@ export class JobWatcher {
   async sweep(): Promise<void> {
     try {
       const since = new Date(this.now().getTime() - SWEEP_WINDOW_MS);
-      const jobIds = await this.options.store.bot.staleThreadJobs(since);
+      const jobIds = await this.options.store.githubThreads.staleJobs(since);
       await Promise.all(jobIds.map((jobId) => this.refresh(jobId)));
     } catch (error) {
       this.options.logger.warn({ err: error }, 'status sweep failed');
@@ -105,10 +105,10 @@ export class JobWatcher {
   ): Promise<void> {
     const { store, logger } = this.options;
     try {
-      const threads = await store.bot.threadsOfJob(jobId);
+      const threads = await store.githubThreads.ofJob(jobId);
       const first = threads[0];
       if (!first) return;
-      const row = await store.bot.jobById(jobId);
+      const row = await store.jobs.getUnscoped(jobId);
       if (!row) return;
       const client = await this.options.clients.forRepository(first.repository);
       const rendering = await renderJobStatus(row, await store.jobs.messages(jobId), () =>
@@ -126,7 +126,7 @@ export class JobWatcher {
       return;
     }
     // Every thread shows the job's state: the sweep waits for the job's next change.
-    await store.bot.touchThreads(jobId, this.now()).catch(() => undefined);
+    await store.githubThreads.touch(jobId, this.now()).catch(() => undefined);
   }
 
   /** Edits the thread's comment (or posts it); a comment someone deleted is posted again. */
@@ -150,7 +150,7 @@ export class JobWatcher {
       writer = new StatusCommentWriter(client, target);
       await writer.show(rendering.body);
     }
-    await this.options.store.bot.recordRendered(
+    await this.options.store.githubThreads.recordRendered(
       thread.id,
       { commentId: writer.id ?? 0, state: rendering.key },
       this.now(),
@@ -192,7 +192,7 @@ export class JobWatcher {
 
   private async changedFiles(client: RepositoryClient, row: JobRow) {
     // Recorded with the job's runs; a job from before that was kept asks GitHub.
-    const known = await this.options.store.runFiles.changedFiles(row.id);
+    const known = await this.options.store.runs.changedFiles(row.id);
     if (known) return { paths: known, total: known.length, more: false } satisfies ChangedFiles;
     const pullRequest = row.pr_link ? parsePullRequestLink(row.pr_link, this.options.webUrl) : null;
     if (!pullRequest) return null;
@@ -208,7 +208,7 @@ export class JobWatcher {
   private async recordPullRequest(row: JobRow, threads: JobThreadRow[]): Promise<void> {
     const pullRequest = row.pr_link ? parsePullRequestLink(row.pr_link, this.options.webUrl) : null;
     if (pullRequest && threads.some((thread) => thread.pr_number !== pullRequest.number)) {
-      await this.options.store.bot.recordPullRequest(row.id, pullRequest.number);
+      await this.options.store.githubThreads.recordPullRequest(row.id, pullRequest.number);
     }
   }
 }

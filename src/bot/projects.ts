@@ -21,7 +21,7 @@ export async function projectForEvent(
   deps: BotDependencies,
   event: EventRepository,
 ): Promise<ProjectRow | null> {
-  const existing = await deps.store.bot.findProject(deps.host, event.fullName);
+  const existing = await deps.store.projects.findOnGitHub(deps.host, event.fullName);
   if (deps.appId === null || event.installationId === null) {
     return existing && !existing.disabled_at ? existing : null;
   }
@@ -31,7 +31,7 @@ export async function projectForEvent(
     Number(existing.installation_id) === event.installationId &&
     existing.repository === event.fullName;
   if (current) return existing;
-  const { project, created } = await deps.store.bot.upsertProject({
+  const { project, created } = await deps.store.projects.upsertOnGitHub({
     host: deps.host,
     repository: event.fullName,
     baseRef: event.defaultBranch,
@@ -62,7 +62,7 @@ export async function applySettings(
   ) {
     return project;
   }
-  await deps.store.bot.updateProjectSettings(project.id, wanted);
+  await deps.store.projects.applySettings(project.id, wanted);
   return {
     ...project,
     base_ref: wanted.baseRef,
@@ -96,7 +96,7 @@ export async function addInstalledRepositories(
     const defaultBranch =
       known?.defaultBranch?.name ?? (await octokit.rest.repos.get({ owner, repo })).data.default_branch;
     if (known?.defaultBranch) deps.heads.sawHead(fullName, defaultBranch, known.defaultBranch.head);
-    const { project, created } = await deps.store.bot.upsertProject({
+    const { project, created } = await deps.store.projects.upsertOnGitHub({
       host: deps.host,
       repository: fullName,
       baseRef: defaultBranch,
@@ -118,12 +118,12 @@ export async function removeInstalledRepositories(
   repositories: { full_name: string }[] | null,
 ): Promise<void> {
   if (repositories === null) {
-    const disabled = await deps.store.bot.disableInstallation(installationId);
+    const disabled = await deps.store.projects.disableInstallation(installationId);
     if (disabled.length > 0) deps.logger.info({ projects: disabled, installationId }, 'projects disabled');
     return;
   }
   for (const { full_name: fullName } of repositories) {
-    const project = await deps.store.bot.findProject(deps.host, fullName);
+    const project = await deps.store.projects.findOnGitHub(deps.host, fullName);
     if (!project || Number(project.installation_id) !== installationId || project.disabled_at) continue;
     await deps.store.projects.setDisabled(project.id, true);
     deps.logger.info({ project: project.id, repository: fullName }, 'project disabled');

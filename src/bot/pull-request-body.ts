@@ -13,7 +13,7 @@ export function createPullRequestBody(
 ): (job: JobRow, reply: string) => Promise<string> {
   return async (job, reply) => {
     const [threads, messages] = await Promise.all([
-      store.bot.threadsOfJob(job.id),
+      store.githubThreads.ofJob(job.id),
       store.jobs.messages(job.id),
     ]);
     return renderPullRequestBody({

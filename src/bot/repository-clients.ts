@@ -35,7 +35,7 @@ export class RepositoryClients {
 
   async forRepository(repository: string): Promise<RepositoryClient> {
     const { probot, tokenClient, store, appMode, host } = this.options;
-    const project = await store.bot.findProject(host, repository);
+    const project = await store.projects.findOnGitHub(host, repository);
     if (project?.installation_id && probot && appMode) {
       if (project.disabled_at) throw notInstalled(repository);
       // Probot caches installation tokens (59 minutes), so this is a request once an hour at most.

@@ -25,7 +25,7 @@ export async function archiveClosedPullRequestJob(
   deps: BotDependencies,
   pullRequest: ClosedPullRequest,
 ): Promise<JobRow | null> {
-  const project = await deps.store.bot.findProject(deps.host, pullRequest.repository);
+  const project = await deps.store.projects.findOnGitHub(deps.host, pullRequest.repository);
   if (!project) return null;
   const job = await jobOfPullRequest(deps, project, pullRequest);
   if (!job || job.status === 'archived') return null;
@@ -42,7 +42,7 @@ async function jobOfPullRequest(
   project: ProjectRow,
   pullRequest: ClosedPullRequest,
 ): Promise<JobRow | undefined> {
-  const thread = await deps.store.bot.jobOfThread({
+  const thread = await deps.store.githubThreads.find({
     repository: pullRequest.repository,
     issueNumber: pullRequest.number,
   });
@@ -51,7 +51,7 @@ async function jobOfPullRequest(
     if (job?.branch === pullRequest.headRef) return job;
   }
   // Jobs created through the API have no thread: the job recorded its pull request's link…
-  const linked = await deps.store.bot.jobWithPullRequest(project.id, pullRequest.htmlUrl);
+  const linked = await deps.store.jobs.withPullRequest(project.id, pullRequest.htmlUrl);
   if (linked?.branch === pullRequest.headRef) return linked;
   // …once its run finished; until then the body carries the marker. Anyone can copy a marker and
   // name a fork's branch like the job's, so only the job's branch in this repository counts.
@@ -75,7 +75,7 @@ export async function handlePush(
   // The forge takes the branch's new head from the push instead of asking for it on the next run.
   deps.heads.sawHead(push.repository, branch, push.head);
   if (branch === push.defaultBranch) deps.settings.invalidate(push.repository);
-  const project = await deps.store.bot.findProject(deps.host, push.repository);
+  const project = await deps.store.projects.findOnGitHub(deps.host, push.repository);
   if (project && !project.disabled_at && project.base_ref === branch) {
     deps.indexes.invalidate(project.id);
     deps.logger.debug({ project: project.id, branch }, 'base branch moved: docs index will be rebuilt');

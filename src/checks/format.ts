@@ -1,7 +1,7 @@
 import type { CheckProblem } from './types.js';
 
 /** `guides/setup.mdx:12` or just the file when the problem has no line. */
-export function problemLocation(problem: CheckProblem): string {
+function problemLocation(problem: CheckProblem): string {
   return problem.line === undefined ? problem.file : `${problem.file}:${problem.line}`;
 }
 

@@ -4,14 +4,9 @@
  * existing pages, no link points at a page the change deleted, the write policy allows every
  * change. Advisory: internal links and anchors resolve, code fences close, pages have titles.
  */
-export { checkChanges, type ChangeCheckInput } from './check-changes.js';
-export { checkDocs, sortProblems, type CheckDocsOptions } from './check-docs.js';
+export { checkChanges } from './check-changes.js';
+export { checkDocs } from './check-docs.js';
 export { folderDocsTree } from '../docs/docs-tree.js';
-export {
-  formatProblemsAsMarkdown,
-  formatProblemsForTerminal,
-  problemLocation,
-  summarizeProblems,
-} from './format.js';
-export { isBlocking, type CheckProblem, type CheckRule } from './types.js';
+export { formatProblemsAsMarkdown, formatProblemsForTerminal, summarizeProblems } from './format.js';
+export { isBlocking, type CheckProblem } from './types.js';
 export type { DocsTree } from '../docs/docs-tree.js';

@@ -10,9 +10,9 @@ export const SAMPLE_DOCS_DIR = fileURLToPath(new URL('../../examples/sample-docs
  * docwright's own documentation (docs/), seeded into the demo repository: a newcomer's first question
  * in the chat page is answered from the real docs, and the first job edits them.
  */
-export const DEMO_DOCS_DIR = fileURLToPath(new URL('../../docs', import.meta.url));
+const DEMO_DOCS_DIR = fileURLToPath(new URL('../../docs', import.meta.url));
 
-export const DEMO_PROJECT_ID = 'demo';
+const DEMO_PROJECT_ID = 'demo';
 export const DEMO_DOMAIN = 'demo';
 
 export interface DemoSetup {

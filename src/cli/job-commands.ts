@@ -1,4 +1,4 @@
-import { DocwrightClient } from '../client/index.js';
+import { DocwrightClient, pollJob } from '../client/index.js';
 import type { Job } from '../protocol/agent-job.js';
 
 export interface RemoteOptions {
@@ -58,10 +58,8 @@ export async function jobMessage(
 
 async function wait(target: Remote, id: string, options: WaitOptions): Promise<Job> {
   const timeoutMs = Number(options.timeout ?? 600) * 1000;
-  const { job, timedOut } = await target.client.waitForJob(target.projectId, id, {
-    intervalMs: 1000,
-    timeoutMs,
-  });
-  if (timedOut) throw new Error(`Job ${id} is still ${job.status} after ${timeoutMs / 1000} s`);
+  const start = await target.client.getJob(target.projectId, id);
+  const { job, end } = await pollJob(target.client, target.projectId, start, { intervalMs: 1000, timeoutMs });
+  if (end !== 'finished') throw new Error(`Job ${id} is still ${job.status} after ${timeoutMs / 1000} s`);
   return job;
 }

@@ -24,8 +24,6 @@ export interface ClientOptions {
   onRetry?: (retry: { error: unknown; attempt: number; delayMs: number }) => void;
 }
 
-const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'archived', 'failed']);
-
 /** A typed client of the agent-job API, used by the CLI and the Action. */
 export class DocwrightClient {
   private readonly fetch: typeof fetch;
@@ -61,22 +59,6 @@ export class DocwrightClient {
       if (value !== undefined) query.set(name, String(value));
     const suffix = query.size > 0 ? `?${query.toString()}` : '';
     return this.request('GET', `/v2/agent/${enc(projectId)}/jobs${suffix}`, JobListSchema);
-  }
-
-  /** Polls until the job is completed, archived or failed, or `timeoutMs` passes (returns the last state). */
-  async waitForJob(
-    projectId: string,
-    id: string,
-    options: { intervalMs?: number; timeoutMs?: number; onPoll?: (job: Job) => void } = {},
-  ): Promise<{ job: Job; timedOut: boolean }> {
-    const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
-    for (;;) {
-      const job = await this.getJob(projectId, id);
-      options.onPoll?.(job);
-      if (TERMINAL.has(job.status)) return { job, timedOut: false };
-      if (Date.now() + (options.intervalMs ?? 2000) > deadline) return { job, timedOut: true };
-      await this.sleep(options.intervalMs ?? 2000);
-    }
   }
 
   private async request<T extends z.ZodType>(

@@ -1,2 +1,3 @@
-export { DocwrightClient, type ClientOptions } from './client.js';
+export { DocwrightClient } from './client.js';
 export { ApiError, ApiTimeoutError, ApiUnreachableError } from './errors.js';
+export { pollJob } from './wait-for-job.js';

@@ -5,7 +5,7 @@
  * at the server's edge (src/server/errors.ts), and the worker asks `retryable`, nothing else.
  */
 /** Every code an error of ours can carry, on the wire too (`{ "error", "code", "retryable" }`). */
-export const ERROR_CODES = [
+const ERROR_CODES = [
   'invalid_request',
   'invalid_json',
   'invalid_webhook',

@@ -2,8 +2,8 @@ import { hash } from 'node:crypto';
 import { newSecret } from './ids.js';
 
 /** Admin keys start `svc_`, assistant keys `svc_dsc_`. */
-export const ADMIN_PREFIX = 'svc_';
-export const ASSISTANT_PREFIX = 'svc_dsc_';
+const ADMIN_PREFIX = 'svc_';
+const ASSISTANT_PREFIX = 'svc_dsc_';
 
 export type KeyKind = 'admin' | 'assistant';
 

@@ -26,7 +26,7 @@ const REDACT = [
 const BULKY_ERROR_FIELDS = ['event', 'payload', 'request', 'response', 'body'];
 
 /** An error as it is logged: type, message and stack with secrets redacted, and no payloads. */
-export function serializeError(error: unknown): unknown {
+function serializeError(error: unknown): unknown {
   if (!(error instanceof Error)) return typeof error === 'string' ? redactSecrets(error) : error;
   const serialized = stdSerializers.err(error) as unknown as Record<string, unknown>;
   for (const field of BULKY_ERROR_FIELDS) delete serialized[field];

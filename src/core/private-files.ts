@@ -5,8 +5,8 @@ import fs from 'node:fs';
  * the owner's alone (0700) and its files too (0600), whatever the umask. Folders and files made by
  * an earlier version with wider modes are narrowed when they are opened again.
  */
-export const PRIVATE_FOLDER_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_FOLDER_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
 
 /** Creates `folder` (and its parents) if needed and makes it private. */
 export function ensurePrivateFolder(folder: string): void {

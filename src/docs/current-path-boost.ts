@@ -6,8 +6,8 @@ import { parentUrlPath } from './url-path.js';
  * page most likely asks about it, or about the pages next to it. The boost multiplies the bm25
  * score, so it reorders sections that already match the question and never lifts one that does not.
  */
-export const CURRENT_PAGE_BOOST = 1.3;
-export const NEIGHBOUR_BOOST = 1.1;
+const CURRENT_PAGE_BOOST = 1.3;
+const NEIGHBOUR_BOOST = 1.1;
 
 /** The pages of an index by URL path and by folder, for neighbourhood lookups. */
 export class PageNeighbourhoods {

@@ -40,41 +40,41 @@ export const DEFAULT_WEIGHTS: ColumnWeights = { title: 12, headings: 2, body: 1,
  * hidden pages out of its own search; we keep them findable but behind the pages readers browse.
  * 0.9 was the best of 1, 0.9, 0.8, 0.7, 0.5 on the tuning half.
  */
-export const OFF_NAVIGATION_FACTOR = 0.9;
+const OFF_NAVIGATION_FACTOR = 0.9;
 
 // `ignore` is CommonJS with a default export that TypeScript's NodeNext view cannot call directly.
 const ignore = ignoreModule as unknown as () => { add(patterns: string): { ignores(path: string): boolean } };
 
 /** How much of a section's bm25 score stands without its relevance: score x (floor + relevance). */
-export const RELEVANCE_RANK_FLOOR = 1;
+const RELEVANCE_RANK_FLOOR = 1;
 
 /**
  * How much a page whose title holds the question counts above one whose text does: score x
  * (1 + weight x the share of the question in the title). Readers name what a page is about.
  */
-export const TITLE_RANK_WEIGHT = 1;
+const TITLE_RANK_WEIGHT = 1;
 
 /**
  * The same for the page's summary (its description, keywords, sidebar title and navigation
  * groups): the site's own words for what the page is about. Tuned on the reader questions of
  * two sites (0.3-1 all helped; 0.8 was best on both).
  */
-export const SUMMARY_RANK_WEIGHT = 0.8;
+const SUMMARY_RANK_WEIGHT = 0.8;
 
 /**
  * Score x (1 + weight x the share of the page's name the question says, see PageNames). Tuned
  * with the summary weight: 0.4-0.8 helped on both sites.
  */
-export const NAME_RANK_WEIGHT = 0.6;
+const NAME_RANK_WEIGHT = 0.6;
 
 /** A page's second best section adds this share of its score to the page (see page-scores.ts). */
-export const SECOND_SECTION_WEIGHT = 0.5;
+const SECOND_SECTION_WEIGHT = 0.5;
 
 /** The usual constant of reciprocal rank fusion: a rank r counts 1 / (60 + r). */
-export const RRF_K = 60;
+const RRF_K = 60;
 
 /** Score factor of the pages the thread's previous answer cited, for a follow-up question. */
-export const CITED_PAGE_FACTOR = 1.5;
+const CITED_PAGE_FACTOR = 1.5;
 
 export interface DocsIndexOptions {
   /** Folder of the docs inside the repository (`docs`); files outside it are ignored. Default: the root. */

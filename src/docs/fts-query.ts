@@ -27,7 +27,7 @@ const ADDRESS =
   /(?<![\w.-])[\w-]+(?:@[\w-]+)?(?:\.[\w-]+)+\.[a-z]{2,}\b|(?<![\w.-])[\w-]+\.(?:com|io|dev|org|net|app|co)\b/gi;
 
 /** Query words cap: long context (a pasted code block) must not turn into a thousand-term OR. */
-export const MAX_QUERY_TERMS = 32;
+const MAX_QUERY_TERMS = 32;
 /**
  * Longest query word kept. No reader types a longer one, and a megabyte-long identifier would
  * become one FTS5 phrase of half a million tokens, seconds of work for a single question.

@@ -6,7 +6,7 @@
  */
 
 /** Share of shared three-word phrases above which two sibling pages count as one family. */
-export const NEAR_DUPLICATE_SIMILARITY = 0.5;
+const NEAR_DUPLICATE_SIMILARITY = 0.5;
 /** Words of a page compared: templated pages show their likeness early; long pages cost no more. */
 const COMPARED_WORDS = 600;
 

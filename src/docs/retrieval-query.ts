@@ -1,7 +1,7 @@
 import { queryTerms } from './fts-query.js';
 
 /** One turn of a conversation, reduced to its text. */
-export interface RetrievalMessage {
+interface RetrievalMessage {
   role: string;
   text: string;
 }

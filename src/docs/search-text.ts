@@ -77,7 +77,7 @@ export function identifierPartsText(text: string): string {
  * The parts of a camelCase or PascalCase word, lower-cased (`LLMSwitcher` -> llm, switcher). A
  * plural acronym stays whole: `URLs` is no "ur ls".
  */
-export function camelCaseParts(word: string): string[] {
+function camelCaseParts(word: string): string[] {
   return word
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z]{2,})/g, '$1 $2')

@@ -15,7 +15,7 @@
 import { esmEnd } from './mdx-blocks.js';
 
 /** A run of a section's lines: prose to clean, or a fenced code block kept verbatim. */
-export interface SectionPart {
+interface SectionPart {
   code: boolean;
   text: string;
 }
@@ -38,7 +38,7 @@ interface LinesSection {
  * `heading`: under an ATX heading (or the text before the first); `component`: an accordion's
  * content; `resumed`: the text after an accordion closes, which belongs to the heading before it.
  */
-export type SectionKind = 'heading' | 'component' | 'resumed';
+type SectionKind = 'heading' | 'component' | 'resumed';
 
 /** The lines under one heading, before any cleaning. */
 export interface RawSection {

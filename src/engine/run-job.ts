@@ -18,7 +18,7 @@ import { blockingFailure, runReply } from './run-findings.js';
 import { formatCommitMessage, oneLine, parseCommitMessage, RUN_TRAILER } from './commit-message.js';
 
 /** Where a run records the files it commits (the store's run files), for the status comments. */
-export interface RunFileBook {
+interface RunFileBook {
   planned(jobId: string, runKey: string, paths: string[]): Promise<void>;
   landed(jobId: string, runKey: string): Promise<void>;
 }
@@ -251,6 +251,6 @@ async function landedRun(
  * The last word before the commit, whatever an agent claims: every change is one the write
  * policy allows (the overlay already refused the others; this holds for any agent).
  */
-export function assertChangesAllowed(changes: readonly FileChange[], policy: WritePolicy): void {
+function assertChangesAllowed(changes: readonly FileChange[], policy: WritePolicy): void {
   for (const change of changes) policy.assert(change.path);
 }

@@ -138,7 +138,7 @@ export class Worker {
       );
       logger.info({ attempt: job.attempts, messages: claimed.pending.length }, 'run started');
       const outcome = await runJob(
-        { ...this.options, runFiles: this.options.store.runFiles, logger },
+        { ...this.options, runFiles: this.options.store.runs, logger },
         project,
         claimed,
         history,

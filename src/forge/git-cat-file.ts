@@ -120,7 +120,7 @@ class BatchProcess {
  * `<name> missing\n`. Contents are copied into a buffer of the announced size, so a large file
  * arriving in many chunks is not re-concatenated on every chunk.
  */
-export class BatchOutputParser {
+class BatchOutputParser {
   private header: Buffer = EMPTY;
   private body: { data: Buffer; filled: number } | null = null;
   private expectNewline = false;

@@ -7,7 +7,7 @@ import type { RepositoryName } from '../github/repository-name.js';
 import { BranchMovedError } from './local-git.js';
 
 /** Entries per `POST /git/trees` (the issue's bound; GitHub documents none, large bodies time out). */
-export const TREE_CHUNK_SIZE = 100;
+const TREE_CHUNK_SIZE = 100;
 /** Inline text per tree request; past it the chunk closes early, so one request body stays small. */
 const CHUNK_TEXT_BYTES = 4_000_000;
 /** Text files larger than this go through `POST /git/blobs` instead of riding in the tree body. */
@@ -16,7 +16,7 @@ const INLINE_TEXT_LIMIT = 512_000;
 type TreeMode = '100644' | '100755' | '040000' | '160000' | '120000';
 
 /** One element of the `tree` array of `POST /repos/{owner}/{repo}/git/trees`. */
-export interface TreeItem {
+interface TreeItem {
   path: string;
   mode: TreeMode;
   type: 'blob';
@@ -52,7 +52,7 @@ export async function writeTree(
 }
 
 /** Splits tree items into requests of at most TREE_CHUNK_SIZE entries and CHUNK_TEXT_BYTES of text. */
-export function chunkItems(items: readonly TreeItem[]): TreeItem[][] {
+function chunkItems(items: readonly TreeItem[]): TreeItem[][] {
   const chunks: TreeItem[][] = [];
   let current: TreeItem[] = [];
   let textBytes = 0;
@@ -94,7 +94,7 @@ async function treeItem(
 }
 
 /** The content as a string when sending it as JSON text keeps every byte; null otherwise. */
-export function asText(content: Buffer): string | null {
+function asText(content: Buffer): string | null {
   if (content.length > INLINE_TEXT_LIMIT || content.includes(0)) return null;
   const text = content.toString('utf8');
   return Buffer.from(text, 'utf8').equals(content) ? text : null;

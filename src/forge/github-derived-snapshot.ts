@@ -3,7 +3,7 @@ import { TREE_MODE, type TreeEntry } from './git-ls-tree.js';
 import { GitHubSnapshot } from './github-tarball.js';
 
 /** Total bytes of a snapshot's files: what keeping it in memory costs. */
-export function snapshotBytes(snapshot: GitHubSnapshot): number {
+function snapshotBytes(snapshot: GitHubSnapshot): number {
   let total = 0;
   for (const entry of snapshot.entries) {
     if (entry.type === 'blob') total += snapshot.size(entry.path);

@@ -24,7 +24,7 @@ import { readTarball, type GitHubSnapshot } from './github-tarball.js';
 import type { CommitInfo, CommitRequest, Forge, PullRequestRequest } from './types.js';
 
 export type { GitHubClient } from '../github/types.js';
-export { findPullRequestByHead, type PullRequestSummary } from './github-pull-request.js';
+export { findPullRequestByHead } from './github-pull-request.js';
 export { parseRepository, type RepositoryName } from '../github/repository-name.js';
 export { GitHubSnapshot } from './github-tarball.js';
 

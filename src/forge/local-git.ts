@@ -9,7 +9,7 @@ import { parseLsTree } from './git-ls-tree.js';
 import { LocalGitSnapshot } from './git-snapshot.js';
 import type { CommitInfo, CommitRequest, Forge, PullRequestRequest } from './types.js';
 
-export { GitCommandError, NotAGitRepositoryError } from './git-command.js';
+export { NotAGitRepositoryError } from './git-command.js';
 export { LocalGitSnapshot } from './git-snapshot.js';
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;

@@ -1,5 +1,5 @@
 export { mayTrigger, isBot, parseAllowedBots, type AllowedBots } from './bots.js';
-export { findThreadJob, type PullRequestBody, type ThreadJob, type TrustAuthor } from './find-thread-job.js';
+export { findThreadJob, type PullRequestBody, type ThreadJob } from './find-thread-job.js';
 export { findJobMarker, jobMarker, neutralizeMarkers } from './job-marker.js';
 export {
   getPermissionLevel,
@@ -8,14 +8,9 @@ export {
   PERMISSION_LEVELS,
   type PermissionLevel,
 } from './permission.js';
-export {
-  listChangedFiles,
-  parsePullRequestLink,
-  type ChangedFiles,
-  type PullRequestRef,
-} from './pull-request-files.js';
+export { listChangedFiles, parsePullRequestLink, type ChangedFiles } from './pull-request-files.js';
 export { acknowledgeComment, type CommentKind } from './reaction.js';
-export { DEFAULT_COMMAND, parseSlashCommand, type SlashCommand } from './slash-command.js';
+export { DEFAULT_COMMAND, parseSlashCommand } from './slash-command.js';
 export { renderStatusComment, type StatusLinks, type StatusView } from './status-comment.js';
 export { StatusCommentWriter } from './status-comment-writer.js';
 export type { GitHubApi, GitHubUser, Thread } from './types.js';

@@ -3,7 +3,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 
 /** Where the policy reports waits and Octokit its own messages: pino or the Action's log. */
-export interface OctokitLog {
+interface OctokitLog {
   warn(message: string): void;
   debug(message: string): void;
 }
@@ -28,7 +28,7 @@ export interface RequestPolicy {
 }
 
 /** What an instrument may use of a client: Octokit's request hooks. */
-export interface InstrumentableOctokit {
+interface InstrumentableOctokit {
   hook: { before(name: 'request', hook: (options: { method: string; request?: object }) => void): void };
 }
 
@@ -49,7 +49,7 @@ export interface OctokitOptions extends RequestPolicy {
 export const DO_NOT_RETRY: readonly number[] = Object.freeze([400, 401, 403, 404, 410, 422, 451]);
 
 /** Retries of one request after a rate limit: GitHub asks to wait, and then it usually works. */
-export const RATE_LIMIT_RETRIES = 2;
+const RATE_LIMIT_RETRIES = 2;
 
 /** `@octokit/rest` with the two plugins the policy configures. */
 export const PolicyOctokit = Octokit.plugin(retry, throttling);

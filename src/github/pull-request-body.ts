@@ -4,7 +4,7 @@ import { jobMarker, neutralizeMarkers } from './job-marker.js';
 const REQUEST_SHOWN = 2000;
 
 /** A conversation a job was asked in, to link back to. */
-export interface RequestThread {
+interface RequestThread {
   /** `owner/repo` as GitHub spells it. */
   repository: string;
   number: number;

@@ -24,7 +24,7 @@ export interface ClassifiedRequestError {
   request: string | null;
 }
 
-export function isRequestError(error: unknown): error is GitHubRequestError {
+function isRequestError(error: unknown): error is GitHubRequestError {
   return error instanceof Error && typeof (error as { status?: unknown }).status === 'number';
 }
 
@@ -36,7 +36,7 @@ export function hasStatus(error: unknown, ...statuses: number[]): error is GitHu
  * Every message GitHub put in an error body: the top-level `message` and each `errors[]` entry
  * (a string or `{ message }`). "A pull request already exists" only appears in the latter.
  */
-export function messagesOf(error: GitHubRequestError): string[] {
+function messagesOf(error: GitHubRequestError): string[] {
   const data = error.response?.data;
   if (typeof data !== 'object' || data === null) return [error.message];
   const body = data as { message?: unknown; errors?: unknown };

@@ -14,13 +14,19 @@ export const PromptBodySchema = z
     { error: 'the body must be a JSON object' },
   )
   .meta({ id: 'PromptBody' });
-export type PromptBody = z.infer<typeof PromptBodySchema>;
 
-/** The four states a job can be in. */
-export const JobStatusSchema = z
-  .enum(['active', 'completed', 'archived', 'failed'])
-  .meta({ id: 'JobStatus' });
+/** The four states a job can be in, declared once for the wire, the store and the metrics. */
+export const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'] as const;
+export const JobStatusSchema = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
 export type JobStatus = z.infer<typeof JobStatusSchema>;
+
+/** The states a job does not leave by itself: clients poll until the job reaches one. */
+const FINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['completed', 'archived', 'failed']);
+
+/** Whether a job is done as far as a client polling it is concerned. */
+export function isFinal(status: JobStatus): boolean {
+  return FINAL_STATUSES.has(status);
+}
 
 export const JobMessageSchema = z
   .object({

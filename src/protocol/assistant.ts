@@ -19,7 +19,7 @@ const RoleSchema = z.enum(['system', 'user', 'assistant'], {
   error: 'role must be user, assistant or system',
 });
 
-export const MessageV2Schema = z.object({
+const MessageV2Schema = z.object({
   id: z.string().optional(),
   role: RoleSchema,
   parts: z.array(PartSchema, {
@@ -31,7 +31,7 @@ export const MessageV2Schema = z.object({
   }),
 });
 
-export const MessageV1Schema = z.object({
+const MessageV1Schema = z.object({
   id: z.string().optional(),
   role: z.enum(['system', 'user', 'assistant', 'data'], {
     error: 'role must be user, assistant, system or data',
@@ -40,7 +40,7 @@ export const MessageV1Schema = z.object({
   parts: z.array(PartSchema).optional(),
 });
 
-export const ContextItemSchema = z.object({
+const ContextItemSchema = z.object({
   type: z.enum(['code', 'textSelection'], { error: 'context type must be code or textSelection' }),
   value: z
     .string({ error: 'context value must be a string' })
@@ -50,7 +50,7 @@ export const ContextItemSchema = z.object({
 });
 export type ContextItem = z.infer<typeof ContextItemSchema>;
 
-export const FilterSchema = z.object({
+const FilterSchema = z.object({
   version: z.string().optional(),
   language: z.string().optional(),
   groups: z.array(z.string(), { error: 'filter.groups must be an array of strings' }).optional(),
@@ -88,8 +88,6 @@ function requestSchema<Message extends z.ZodType<{ role: string }>>(message: Mes
 
 export const AssistantRequestV2Schema = requestSchema(MessageV2Schema);
 export const AssistantRequestV1Schema = requestSchema(MessageV1Schema);
-export type AssistantRequestV2 = z.infer<typeof AssistantRequestV2Schema>;
-export type AssistantRequestV1 = z.infer<typeof AssistantRequestV1Schema>;
 
 /** A conversation turn reduced to what retrieval and answering use. */
 export interface ConversationTurn {
@@ -98,7 +96,7 @@ export interface ConversationTurn {
 }
 
 /** The text of a message: its text parts joined (v2), or `content` (v1). */
-export function messageText(message: { parts?: unknown[]; content?: string }): string {
+function messageText(message: { parts?: unknown[]; content?: string }): string {
   if (typeof message.content === 'string' && message.content !== '') return message.content;
   return (message.parts ?? [])
     .filter((part): part is { type: 'text'; text: string } => TextPartSchema.safeParse(part).success)

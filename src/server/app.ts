@@ -29,7 +29,7 @@ export interface AppDependencies {
 }
 
 /** Largest request body accepted when the configuration does not say (413 above it). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The HTTP API as a Hono app: served by `docwright serve`, driven by tests with `app.request()`. */
 export function createApp(deps: AppDependencies): Hono {

@@ -9,7 +9,7 @@ import { uiMessageStream } from '../assistant/streams/ui-message-stream.js';
 import { redactSecrets } from '../core/redact.js';
 import { forbidden, notFound } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import type { Metrics } from '../core/metrics.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { AssistantRequestV1Schema, AssistantRequestV2Schema, conversationOf } from '../protocol/assistant.js';
 import type { ProjectRow, Store } from '../store/index.js';
 import { sendAnswer } from './answer-response.js';

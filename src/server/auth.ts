@@ -8,7 +8,7 @@ export interface AuthVariables {
 }
 
 /** Reads `Authorization: Bearer <key>`; a clear 401 when it is missing or malformed. */
-export function bearerToken(header: string | undefined): string {
+function bearerToken(header: string | undefined): string {
   if (!header) throw unauthorized('Missing Authorization header: send "Authorization: Bearer <key>"');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) throw unauthorized('Authorization header must be "Bearer <key>"');

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { unauthorized } from '../core/errors.js';
-import type { Metrics } from '../core/metrics.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 /** `/metrics` as the configuration turns it on: open, or behind its own bearer token. */
 export interface MetricsEndpoint {

@@ -36,7 +36,7 @@ const CONTENT_TYPES: Record<string, string> = {
  * The page runs only its own files and talks only to this server; model text is never markup, so
  * nothing inline is needed. `frame-ancestors 'none'`: the page holds a key, so it is not framable.
  */
-export const CHAT_PAGE_CSP = [
+const CHAT_PAGE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",

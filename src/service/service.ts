@@ -23,7 +23,7 @@ import { ForgeRouter } from '../forge/forge-router.js';
 import { LocalGitForge } from '../forge/local-git.js';
 import type { Forge } from '../forge/types.js';
 import { createLogger, type Logger } from '../core/logger.js';
-import { Metrics } from '../core/metrics.js';
+import { Metrics } from '../metrics/metrics.js';
 import { redactConfiguredSecrets } from '../core/redact.js';
 import { createApp } from '../server/app.js';
 import { RateLimits } from '../server/rate-limits.js';

@@ -88,7 +88,7 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
  * Connects a pool to PostgreSQL and brings the schema up to date. Several replicas may start at
  * once: Kysely's migrator serialises them with an advisory lock, and so does the rate-limit table.
  */
-export async function openPostgresDatabase(
+async function openPostgresDatabase(
   connectionString: string,
   options: { maxConnections?: number } = {},
 ): Promise<OpenPostgresDatabase> {

@@ -4,9 +4,9 @@ import type { Logger } from '../core/logger.js';
 import type { OpenDatabase, OpenPostgresDatabase } from './database.js';
 
 /** The PostgreSQL channel replicas announce docs changes on; the payload is the project id. */
-export const DOCS_CHANGED_CHANNEL = 'docwright_docs_changed';
+const DOCS_CHANGED_CHANNEL = 'docwright_docs_changed';
 
-export type DocsChangeListener = (projectId: string) => void;
+type DocsChangeListener = (projectId: string) => void;
 
 /**
  * "A project's docs may have changed" (a run finished, a push landed), told to every replica so each

@@ -1,29 +1,35 @@
 import { ApiKeyStore } from './api-keys.js';
-import { BotStore } from './bot.js';
+import { AssistantThreadStore } from './assistant-threads.js';
 import { openDatabase, type DatabaseLocation, type OpenDatabase } from './database.js';
+import { DeliveryStore } from './deliveries.js';
+import { GitHubThreadStore } from './github-threads.js';
 import { JobStore } from './jobs.js';
 import { ProjectStore } from './projects.js';
-import { RunFileStore } from './run-files.js';
+import { RunStore } from './runs.js';
 import { SectionEmbeddingStore } from './section-embeddings.js';
-import { ThreadStore } from './threads.js';
 
 export type { ApiKeyRow } from './api-keys.js';
-export type { JobThreadRow, ThreadKey } from './bot.js';
+export type { JobThreadRow } from './github-threads.js';
 export type { ClaimedJob, JobMessageReadRow, JobMessageRow, JobReadRow, JobRow, RunOutcome } from './jobs.js';
-export { projectWritable, type ProjectRow, type NewProject } from './projects.js';
+export { projectWritable, type ProjectRow } from './projects.js';
 export type { SectionEmbeddingStore } from './section-embeddings.js';
-export type { ThreadMessage, ThreadMessageRow, ThreadRow } from './threads.js';
 
-/** The store: projects, keys and jobs over one database, SQLite or PostgreSQL with the same code. */
+/**
+ * The store, one part per concept over one database (SQLite or PostgreSQL with the same code):
+ * projects, API keys, jobs and their messages, the runs of jobs, the assistant's threads, the
+ * GitHub conversations jobs are talked about in, and the webhook deliveries already handled.
+ */
 export class Store {
   readonly projects: ProjectStore;
   readonly keys: ApiKeyStore;
   readonly jobs: JobStore;
-  readonly threads: ThreadStore;
-  /** The GitHub App's tables: installations' projects, job threads, webhook deliveries. */
-  readonly bot: BotStore;
-  /** The files each run of a job committed. */
-  readonly runFiles: RunFileStore;
+  /** What each run of a job committed. */
+  readonly runs: RunStore;
+  /** The assistant's conversations with readers. */
+  readonly assistantThreads: AssistantThreadStore;
+  /** The issues and pull requests each job is talked about in, with their status comments. */
+  readonly githubThreads: GitHubThreadStore;
+  readonly deliveries: DeliveryStore;
   /** Embedding vectors of the docs' sections, reused across index builds and replicas. */
   readonly sectionEmbeddings: SectionEmbeddingStore;
 
@@ -31,9 +37,10 @@ export class Store {
     this.projects = new ProjectStore(database);
     this.keys = new ApiKeyStore(database.db);
     this.jobs = new JobStore(database);
-    this.threads = new ThreadStore(database);
-    this.bot = new BotStore(database.db, this.projects);
-    this.runFiles = new RunFileStore(database.db);
+    this.runs = new RunStore(database.db);
+    this.assistantThreads = new AssistantThreadStore(database);
+    this.githubThreads = new GitHubThreadStore(database.db);
+    this.deliveries = new DeliveryStore(database.db);
     this.sectionEmbeddings = new SectionEmbeddingStore(database.db);
   }
 

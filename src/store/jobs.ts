@@ -1,15 +1,25 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type ExpressionWrapper,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+} from 'kysely';
 import { conflict, notFound } from '../core/errors.js';
 import { redactSecrets } from '../core/redact.js';
 import { compiledRead } from './compiled-read.js';
 import type { OpenDatabase } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
+import { nextStatus, runEnd, runnable, statusAfter, statusesAllowing } from './job-states.js';
 import type { Database, JobMessageTable, JobTable } from './schema.js';
 import { rowInsert, type SqliteWriteBatch } from './write-batch.js';
 
 export type JobRow = Selectable<JobTable>;
 export type JobMessageRow = Selectable<JobMessageTable>;
-export type JobStatus = JobRow['status'];
+import type { JobStatus } from '../protocol/agent-job.js';
+
+export type { JobStatus };
 
 /** The columns of a job the API shows. */
 export type JobReadRow = Pick<
@@ -196,6 +206,25 @@ export class JobStore {
       .executeTakeFirst();
   }
 
+  /** A job by id alone: webhooks and the status watcher know the job before its project. */
+  async getUnscoped(jobId: string): Promise<JobRow | undefined> {
+    return this.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+  }
+  /**
+   * The job whose pull request is at `link` (the `html_url` GitHub answered when the job opened
+   * it, kept as the job's `prLink`): docwright wrote that link itself, so unlike a marker in a pull
+   * request body it cannot be forged. The newest job wins if two ever shared a pull request.
+   */
+  async withPullRequest(projectId: string, link: string): Promise<JobRow | undefined> {
+    return this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where(sql<string>`lower(pr_link)`, '=', link.toLowerCase())
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+  }
+
   /** The job and its messages in order as the API shows them, read together. */
   async getWithMessages(
     projectId: string,
@@ -254,10 +283,10 @@ export class JobStore {
     return this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('jobs')
-        .set({ status: 'active', error: null, updated_at: iso(now) })
+        .set({ status: statusAfter('message'), error: null, updated_at: iso(now) })
         .where('id', '=', id)
         .where('project_id', '=', projectId)
-        .where('status', '!=', 'archived')
+        .where('status', 'in', statusesAllowing('message'))
         .executeTakeFirst();
       if (updated.numUpdatedRows === 0n) {
         const existing = await trx
@@ -289,10 +318,10 @@ export class JobStore {
   async archive(projectId: string, id: string, now = new Date()): Promise<JobRow> {
     await this.db
       .updateTable('jobs')
-      .set({ status: 'archived', archived_at: iso(now), updated_at: iso(now) })
+      .set({ status: statusAfter('archive'), archived_at: iso(now), updated_at: iso(now) })
       .where('id', '=', id)
       .where('project_id', '=', projectId)
-      .where('status', '!=', 'archived')
+      .where('status', 'in', statusesAllowing('archive'))
       .execute();
     const job = await this.get(projectId, id);
     if (!job) throw notFound(`Job ${id} not found in project ${projectId}`);
@@ -333,31 +362,15 @@ export class JobStore {
     const next = this.db
       .selectFrom('jobs')
       .select('id')
-      .where('status', '=', 'active')
-      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', iso(now))]))
+      .where((eb) => runnable(eb, iso(now)))
       .orderBy('updated_at')
       .limit(1)
       .forUpdate()
       .skipLocked();
-    const job = await this.db
-      .updateTable('jobs')
-      .set({
-        lease_owner: owner,
-        lease_expires_at: iso(new Date(now.getTime() + leaseMs)),
-        attempts: sql<number>`attempts + 1`,
-      })
-      .where('id', '=', next)
+    const job = await this.takeLease(owner, leaseMs, now, (eb) => eb('id', '=', next))
       .returningAll()
       .executeTakeFirst();
-    if (!job) return null;
-    const pending = await this.db
-      .selectFrom('job_messages')
-      .selectAll()
-      .where('job_id', '=', job.id)
-      .where('state', '=', 'pending')
-      .orderBy('id')
-      .execute();
-    return { job, pending };
+    return job ? { job, pending: await this.pending(job.id) } : null;
   }
 
   /** SQLite: one writer at a time, so a conditional UPDATE over a few candidates is enough. */
@@ -365,35 +378,47 @@ export class JobStore {
     const candidates = await this.db
       .selectFrom('jobs')
       .select('id')
-      .where('status', '=', 'active')
-      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', iso(now))]))
+      .where((eb) => runnable(eb, iso(now)))
       .orderBy('updated_at')
       .limit(8)
       .execute();
     for (const { id } of candidates) {
-      const result = await this.db
-        .updateTable('jobs')
-        .set({
-          lease_owner: owner,
-          lease_expires_at: iso(new Date(now.getTime() + leaseMs)),
-          attempts: sql<number>`attempts + 1`,
-        })
-        .where('id', '=', id)
-        .where('status', '=', 'active')
-        .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', iso(now))]))
-        .executeTakeFirst();
+      const result = await this.takeLease(owner, leaseMs, now, (eb) =>
+        eb.and([eb('id', '=', id), runnable(eb, iso(now))]),
+      ).executeTakeFirst();
       if (result.numUpdatedRows === 0n) continue;
       const job = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      const pending = await this.db
-        .selectFrom('job_messages')
-        .selectAll()
-        .where('job_id', '=', id)
-        .where('state', '=', 'pending')
-        .orderBy('id')
-        .execute();
-      return { job, pending };
+      return { job, pending: await this.pending(id) };
     }
     return null;
+  }
+
+  /** The claim's write, on either dialect: the lease for `owner`, one more attempt counted. */
+  private takeLease(
+    owner: string,
+    leaseMs: number,
+    now: Date,
+    which: (eb: ExpressionBuilder<Database, 'jobs'>) => ExpressionWrapper<Database, 'jobs', SqlBool>,
+  ) {
+    return this.db
+      .updateTable('jobs')
+      .set({
+        lease_owner: owner,
+        lease_expires_at: iso(new Date(now.getTime() + leaseMs)),
+        attempts: sql<number>`attempts + 1`,
+      })
+      .where(which);
+  }
+
+  /** The user messages a run of the job has to handle, oldest first. */
+  private pending(jobId: string): Promise<JobMessageRow[]> {
+    return this.db
+      .selectFrom('job_messages')
+      .selectAll()
+      .where('job_id', '=', jobId)
+      .where('state', '=', 'pending')
+      .orderBy('id')
+      .execute();
   }
 
   /** Extends the lease; false when this worker no longer holds it (the run must stop). */
@@ -450,11 +475,11 @@ export class JobStore {
         .select('status')
         .where('id', '=', id)
         .executeTakeFirstOrThrow();
-      const settled = outcome.error ? 'failed' : 'completed';
+      const end = runEnd({ failed: outcome.error !== undefined, messagesWaiting: Number(count) > 0 });
       await trx
         .updateTable('jobs')
         .set({
-          status: status === 'archived' ? 'archived' : Number(count) > 0 ? 'active' : settled,
+          status: nextStatus(status, end) ?? status,
           error: outcome.error === undefined ? null : redactSecrets(outcome.error),
           ...(outcome.prLink ? { pr_link: outcome.prLink } : {}),
         })
@@ -491,19 +516,7 @@ export class JobStore {
         'status',
         eb.fn.countAll<number | string>().as('count'),
         eb.fn
-          .sum<number | string | null>(
-            eb
-              .case()
-              .when(
-                eb.and([
-                  eb('status', '=', 'active'),
-                  eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]),
-                ]),
-              )
-              .then(1)
-              .else(0)
-              .end(),
-          )
+          .sum<number | string | null>(eb.case().when(runnable(eb, now)).then(1).else(0).end())
           .as('queued'),
       ])
       .groupBy('status')

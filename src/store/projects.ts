@@ -1,5 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
-import { parseDocsRoot } from '../write-policy/index.js';
+import { createHash } from 'node:crypto';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
 import { compiledRead } from './compiled-read.js';
 import type { OpenDatabase } from './database.js';
 import type { Database, ProjectTable } from './schema.js';
@@ -25,7 +26,19 @@ export interface NewProject {
   installationId?: number | null;
 }
 
-/** Projects: a repository, its base branch and docs root, and the assistant domain it answers for. */
+export interface GitHubProjectInput {
+  /** The GitHub it lives on (`github.com`, an Enterprise Server's host). */
+  host: string;
+  /** `owner/repo` as GitHub spells it. */
+  repository: string;
+  baseRef: string;
+  installationId: number | null;
+}
+
+/**
+ * Projects: a repository (a local git path, or `owner/repo` on a GitHub host with the app's
+ * installation), its base branch and docs root, and the assistant domain it answers for.
+ */
 export class ProjectStore {
   private readonly db: Kysely<Database>;
   // Every job created and every assistant answer looks its project up: both reads are compiled once.
@@ -96,10 +109,100 @@ export class ProjectStore {
       .where('id', '=', id)
       .execute();
   }
+  /**
+   * The GitHub project of a repository on `host`; GitHub names are case-insensitive. The host is
+   * part of the identity: the same `owner/repo` on another GitHub is another project.
+   */
+  async findOnGitHub(host: string, repository: string): Promise<ProjectRow | undefined> {
+    return this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('forge', '=', 'github')
+      .where('host', '=', host.toLowerCase())
+      .where(sql<string>`lower(repository)`, '=', repository.toLowerCase())
+      .orderBy('created_at')
+      .executeTakeFirst();
+  }
+  /**
+   * Creates the project of a repository, or re-enables it and records its installation (an app
+   * installed again after an uninstall keeps its jobs). Returns whether the project is new.
+   */
+  async upsertOnGitHub(
+    input: GitHubProjectInput,
+    now = new Date(),
+  ): Promise<{ project: ProjectRow; created: boolean }> {
+    const existing = await this.findOnGitHub(input.host, input.repository);
+    if (existing) {
+      await this.db
+        .updateTable('projects')
+        .set({ installation_id: input.installationId, disabled_at: null, repository: input.repository })
+        .where('id', '=', existing.id)
+        .execute();
+      return { project: (await this.get(existing.id)) as ProjectRow, created: false };
+    }
+    try {
+      const project = await this.create(
+        {
+          id: await this.freeProjectId(input.repository),
+          repository: input.repository,
+          baseRef: input.baseRef,
+          forge: 'github',
+          host: input.host.toLowerCase(),
+          installationId: input.installationId,
+        },
+        now,
+      );
+      return { project, created: true };
+    } catch (error) {
+      // Two replicas handling the first event of a repository race to create its project: the
+      // loser's insert hits the primary key, and the winner's project is the answer.
+      const winner = await this.findOnGitHub(input.host, input.repository);
+      if (winner) return { project: winner, created: false };
+      throw error;
+    }
+  }
+  /** Applies `.github/docwright.yml` to the project row the engine reads. */
+  async applySettings(
+    projectId: string,
+    settings: { baseRef: string; docsRoot: DocsRoot; model: string | null; writable: readonly string[] },
+  ): Promise<void> {
+    await this.db
+      .updateTable('projects')
+      .set({
+        base_ref: settings.baseRef,
+        docs_root: settings.docsRoot,
+        model: settings.model,
+        writable: joinWritable(settings.writable),
+      })
+      .where('id', '=', projectId)
+      .execute();
+  }
+  /** Disables the projects of an installation (uninstalled or suspended); returns their ids. */
+  async disableInstallation(installationId: number, now = new Date()): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('projects')
+      .select('id')
+      .where('installation_id', '=', installationId)
+      .where('disabled_at', 'is', null)
+      .execute();
+    for (const row of rows) await this.setDisabled(row.id, true, now);
+    return rows.map((row) => row.id);
+  }
+  /** `owner/repo` -> `owner-repo` (lowercase, id-safe); a hash suffix when that id is taken. */
+  private async freeProjectId(repository: string): Promise<string> {
+    const base = repository
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[^a-z0-9]+/, '')
+      .slice(0, 56);
+    if (!(await this.get(base))) return base;
+    const suffix = createHash('sha256').update(repository).digest('hex').slice(0, 7);
+    return `${base}-${suffix}`;
+  }
 }
 
 /** The `writable:` globs as the projects table stores them (one a line; null for none). */
-export function joinWritable(globs: readonly string[]): string | null {
+function joinWritable(globs: readonly string[]): string | null {
   return globs.length === 0 ? null : globs.join('\n');
 }
 

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { JobStatus } from '../protocol/agent-job.js';
 
 /** Table shapes, as Kysely sees them. Timestamps are ISO 8601 strings (UTC), which sort as text. */
 export interface ProjectTable {
@@ -39,7 +40,7 @@ export interface ApiKeyTable {
 export interface JobTable {
   id: string;
   project_id: string;
-  status: 'active' | 'completed' | 'archived' | 'failed';
+  status: JobStatus;
   model: string;
   repository_url: string;
   branch: string;
@@ -105,7 +106,7 @@ export interface JobThreadTable {
 }
 
 /** The files one run of a job committed; `landed` once the commit is known to be on the branch. */
-export interface JobRunFilesTable {
+interface JobRunFilesTable {
   job_id: string;
   /** The run's `Docwright-Run` trailer: `<job id>/<last handled message id>`. */
   run_key: string;
@@ -119,7 +120,7 @@ export interface JobRunFilesTable {
  * One section text's embedding: little-endian float32 values, `dimensions` of them, for the text
  * whose SHA-256 (hex) is `content_hash`, as `model` embedded it for the project's docs index.
  */
-export interface SectionEmbeddingTable {
+interface SectionEmbeddingTable {
   project_id: string;
   /** The embedding model as configured (`openai:text-embedding-3-small`). */
   model: string;
@@ -130,7 +131,7 @@ export interface SectionEmbeddingTable {
 }
 
 /** Webhook deliveries already handled, so a redelivery does nothing twice. */
-export interface WebhookDeliveryTable {
+interface WebhookDeliveryTable {
   id: string;
   event: string;
   received_at: string;

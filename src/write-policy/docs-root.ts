@@ -10,7 +10,7 @@ declare const docsRootBrand: unique symbol;
 export type DocsRoot = string & { readonly [docsRootBrand]: true };
 
 /** The repository root as a docs root. */
-export const REPOSITORY_ROOT = '' as DocsRoot;
+const REPOSITORY_ROOT = '' as DocsRoot;
 
 /** A docs root that cannot be one: outside the repository, in `.github/`, and so on. */
 export class InvalidDocsRootError extends Error {

@@ -2,7 +2,7 @@
  * A small glob matcher for `list_files`: `*` (within a folder), `**` (any folders), `?`, and
  * `{a,b}` alternatives. What a model writes when it asks for files; nothing more exotic.
  */
-export function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string): RegExp {
   let pattern = '';
   let braces = 0;
   for (let index = 0; index < glob.length; index += 1) {

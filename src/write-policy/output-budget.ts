@@ -71,7 +71,7 @@ export class OutputBudgetMeter {
 const overBudget = 'The request was stopped and nothing was committed, because the change is too large:';
 
 /** `1.5 MiB`, `900 KiB`, `312 bytes`. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
   if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
   return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;

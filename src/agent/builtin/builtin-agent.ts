@@ -49,7 +49,7 @@ export class BuiltinAgent implements Agent {
 }
 
 /** Runs the edit for one parsed command. */
-export function applyCommand(site: DocsSite, command: Command): Promise<EditOutcome> {
+function applyCommand(site: DocsSite, command: Command): Promise<EditOutcome> {
   switch (command.kind) {
     case 'replace-text':
       return replaceText(site, command);

@@ -2,4 +2,3 @@
 export { BuiltinAgent } from './builtin-agent.js';
 export { INSTRUCTION_FORMS } from './instruction-forms.js';
 export { parseInstruction } from './parse-instruction.js';
-export type { Command } from './commands.js';

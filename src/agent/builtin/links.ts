@@ -13,7 +13,7 @@ const REFERENCE_DEFINITION = /^( {0,3}\[[^\]\n]+\]:[ \t]*<?)([^\s>]+)/gm;
 const HREF_ATTRIBUTE = /(\bhref\s*=\s*\{?\s*)(["'])([^"'\n]*)\2/g;
 
 /** An internal link target, resolved against the page that holds it. */
-export interface ParsedHref {
+interface ParsedHref {
   /** The target page as a docs-relative path without extension (`guides/setup`, `guides/index`). */
   target: string;
   /** `#anchor` and/or `?query`, kept when the link is repointed. */
@@ -24,7 +24,7 @@ export interface ParsedHref {
 }
 
 /** Applies `rewrite` to every link target in the prose of `content`. */
-export function mapHrefs(content: string, rewrite: (href: string) => string): string {
+function mapHrefs(content: string, rewrite: (href: string) => string): string {
   return mapProse(content, (prose) =>
     prose
       .replace(MARKDOWN_LINK, (_match, prefix: string, href: string) => prefix + rewrite(href))
@@ -37,7 +37,7 @@ export function mapHrefs(content: string, rewrite: (href: string) => string): st
 }
 
 /** Resolves a link of the page `sourcePage` (docs-relative, no extension); undefined when not internal. */
-export function parseHref(href: string, sourcePage: string): ParsedHref | undefined {
+function parseHref(href: string, sourcePage: string): ParsedHref | undefined {
   if (href === '' || href.startsWith('#') || href.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(href))
     return undefined;
   const suffixAt = href.search(/[#?]/);
@@ -55,7 +55,7 @@ export function parseHref(href: string, sourcePage: string): ParsedHref | undefi
 }
 
 /** Writes a link to `targetPage` from `sourcePage` in the style of `original` (absolute or relative). */
-export function formatHref(original: ParsedHref, targetPage: string, sourcePage: string): string {
+function formatHref(original: ParsedHref, targetPage: string, sourcePage: string): string {
   // A link written to the folder (`/guides` for `guides/index`) stays in the short form.
   const shortForm = original.target === pageKey(original.target);
   const written = shortForm ? pageKey(targetPage) : targetPage;

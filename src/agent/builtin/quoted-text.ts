@@ -34,7 +34,7 @@ export interface QuotedText {
 }
 
 /** The token standing for quote number `index`: private-use characters no one types. */
-export function placeholder(index: number): string {
+function placeholder(index: number): string {
   return `\uE000${index}\uE001`;
 }
 

@@ -6,7 +6,7 @@ import { sanitizeUserText } from '../sanitize.js';
 import type { AgentRunInput } from '../types.js';
 
 /** Where a repository keeps instructions for agents, most specific first. */
-export const AGENTS_FILES = ['.docwright/AGENTS.md', 'AGENTS.md'];
+const AGENTS_FILES = ['.docwright/AGENTS.md', 'AGENTS.md'];
 /** Longer AGENTS.md files are cut: they are guidance, not a second docs site. */
 const MAX_AGENTS_CHARACTERS = 16_000;
 /** Earlier messages kept for a follow-up, newest last, each cut to this many characters. */

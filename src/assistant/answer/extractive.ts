@@ -37,7 +37,7 @@ export const PHRASE_FREE_THRESHOLD = 0.6;
  * and no more off-topic ones (1.8 one more reader question, 2.5 two fewer); with two words, a
  * page that quotes them both stands out ("What is the capital of France?").
  */
-export const STANDS_OUT = 2;
+const STANDS_OUT = 2;
 /**
  * A question of at least this many searchable words needs no phrase between the two bars. Long
  * reader questions in their own words ("two of us have the same page open in the browser editor at
@@ -50,7 +50,7 @@ export const STANDS_OUT = 2;
  * page as often as the long reader questions the bar declines do: a lower bar for long questions
  * (0.3) answered 18 and 19 of them.
  */
-export const LONG_QUESTION_WORDS = 8;
+const LONG_QUESTION_WORDS = 8;
 /**
  * Below `ANSWER_RELEVANCE_THRESHOLD`, a question of three words or more is still answered when its
  * first page, of confidence `SINGLED_OUT_THRESHOLD` or more, scores at least `STANDS_FAR_OUT` times
@@ -60,19 +60,19 @@ export const LONG_QUESTION_WORDS = 8;
  * answered two more reader questions and no off-topic one; an off-topic question with a phrase on
  * a page stood at most 2.06 times the next page ("translate good morning into Japanese").
  */
-export const SINGLED_OUT_THRESHOLD = 0.25;
-export const STANDS_FAR_OUT = 2.5;
+const SINGLED_OUT_THRESHOLD = 0.25;
+const STANDS_FAR_OUT = 2.5;
 /**
  * Weight of `SearchHit.about` in the confidence of a first answer, against 0.7 for the page's
  * relevance: words a page holds in its body, in passing, count less than words it is about.
  * 0.3 declined the most off-topic questions without losing a reader question (0.2 and 0.4 less).
  */
-export const ABOUT_WEIGHT = 0.3;
+const ABOUT_WEIGHT = 0.3;
 /**
  * The bar for a follow-up in a thread that already has an answer: it leans on that answer for
  * its subject ("how long does it take?"), so a lower share of its own words is enough.
  */
-export const FOLLOW_UP_RELEVANCE_THRESHOLD = 0.3;
+const FOLLOW_UP_RELEVANCE_THRESHOLD = 0.3;
 /**
  * Once the question is answered, a further retrieved page is cited when it holds at least this
  * share of the question. Readers' words are spread over pages: the page that answers often holds
@@ -80,7 +80,7 @@ export const FOLLOW_UP_RELEVANCE_THRESHOLD = 0.3;
  * listing it costs a line, while leaving it out loses the answer. Below this a page matched on one
  * common word.
  */
-export const CITE_RELEVANCE_THRESHOLD = 0.15;
+const CITE_RELEVANCE_THRESHOLD = 0.15;
 /** Characters of prose in one answer (code blocks come on top). */
 const PROSE_BUDGET = 1100;
 /** Longest sentence quoted only because it follows a chosen one in its paragraph. */

@@ -46,7 +46,7 @@ export class ModelAnswerer implements Answerer {
  * leaves one, and providers such as Anthropic refuse empty text) and turns of one role in a row
  * joined, since providers expect the roles to alternate.
  */
-export function modelMessages(turns: { role: 'user' | 'assistant'; text: string }[]): ModelMessage[] {
+function modelMessages(turns: { role: 'user' | 'assistant'; text: string }[]): ModelMessage[] {
   const messages: { role: 'user' | 'assistant'; content: string }[] = [];
   for (const turn of turns) {
     const text = turn.text.trim();

@@ -6,7 +6,7 @@ import type { AnswerStream, AnswerStreamInput } from './types.js';
  * annotations (our `threadId`), `e:` step finish, `d:` message finish, `3:` error.
  * AI SDK 5 dropped the helpers that wrote it, so the few codes we use are written here.
  */
-export const DATA_STREAM_HEADERS = {
+const DATA_STREAM_HEADERS = {
   'content-type': 'text/plain; charset=utf-8',
   'cache-control': 'no-cache',
   'x-vercel-ai-data-stream': 'v1',

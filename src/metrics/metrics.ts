@@ -1,3 +1,4 @@
+import { JOB_STATUSES } from '../protocol/agent-job.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Jobs per status and the queue's depth, read from the store when /metrics is scraped. */
@@ -5,8 +6,6 @@ export interface JobStats {
   byStatus: Partial<Record<string, number>>;
   queued: number;
 }
-
-const JOB_STATUSES = ['active', 'completed', 'failed', 'archived'] as const;
 
 /**
  * docwright's Prometheus metrics, in a registry of its own (several services in one process, as in

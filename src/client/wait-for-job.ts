@@ -1,9 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { DocwrightClient } from '../client/index.js';
-import { isRetryable } from '../core/errors.js';
-import type { Job } from '../protocol/agent-job.js';
+import { DocwrightError } from '../core/errors.js';
+import { isFinal, type Job } from '../protocol/agent-job.js';
+import type { DocwrightClient } from './client.js';
 
-/** How polling ended: the server reported a final state, time ran out, or the workflow was cancelled. */
+/** How polling ended: the server reported a final state, time ran out, or the caller gave up (a cancelled workflow, Ctrl-C). */
 export type PollEnd = 'finished' | 'timed-out' | 'cancelled';
 
 export interface PollOptions {
@@ -19,10 +19,9 @@ export interface PollOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-const FINAL: ReadonlySet<Job['status']> = new Set(['completed', 'archived', 'failed']);
-
 /**
- * Polls `GET /v2/agent/{projectId}/job/{id}` until the job is completed, archived or failed,
+ * The one polling loop of the clients (the CLI's `--wait`, the Action). Polls
+ * `GET /v2/agent/{projectId}/job/{id}` until the job is completed, archived or failed,
  * the timeout passes (one last read at the deadline), or `signal` aborts. A poll that still fails
  * after the client's own retries is not fatal while time remains: a server restart must not fail a
  * job that is fine.
@@ -38,7 +37,7 @@ export async function pollJob(
   const deadline = now() + options.timeoutMs;
   let job = start;
   for (;;) {
-    if (FINAL.has(job.status)) return { job, end: 'finished' };
+    if (isFinal(job.status)) return { job, end: 'finished' };
     const remaining = deadline - now();
     if (remaining <= 0) return { job, end: 'timed-out' };
     await sleep(Math.min(options.intervalMs, remaining), options.signal);
@@ -47,7 +46,8 @@ export async function pollJob(
       job = await client.getJob(projectId, job.id);
       options.onPoll?.(job);
     } catch (error) {
-      if (!isRetryable(error) || now() >= deadline) throw error;
+      const passing = DocwrightError.isInstance(error) && error.retryable;
+      if (!passing || now() >= deadline) throw error;
       options.onTransientError?.(error);
     }
   }

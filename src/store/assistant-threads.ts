@@ -36,7 +36,7 @@ const TOUCH_THREAD = 'update assistant_threads set updated_at = ? where id = ?';
 type MessageRow = ReturnType<typeof messageRows>[number];
 
 /** Assistant conversations: a thread per conversation, its messages in order. */
-export class ThreadStore {
+export class AssistantThreadStore {
   private readonly db: Kysely<Database>;
   private readonly writes: SqliteWriteBatch | undefined;
 

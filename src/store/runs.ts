@@ -5,7 +5,7 @@ import type { Database } from './schema.js';
  * The files each run of a job committed, kept with the job instead of in one process's memory, so
  * the status comment names them on any replica and after a restart without asking GitHub.
  */
-export class RunFileStore {
+export class RunStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Before a run's commit: the paths it is about to write (a repeated attempt replaces them). */

@@ -1,2 +1,0 @@
-export * from './agent-job.js';
-export * from './error.js';
