@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentResolver } from '../src/agent/registry.js';
 import type { Agent, AgentRunInput } from '../src/agent/types.js';
-import { Worker } from '../src/engine/worker.js';
 import { LocalGitForge } from '../src/forge/local-git.js';
 import type { CommitRequest } from '../src/forge/types.js';
 import { startTestService, type TestService } from './helpers/service.js';
@@ -134,20 +133,14 @@ describe('job state machine', () => {
         throw new Error('disk full');
       }
     }
-    t = await startTestService({ overrides: { forge: new BrokenForge({ environment: process.env }) } });
-    // Exponential backoff would take a minute: run this job with one attempt allowed.
-    await t.service.worker.stop();
-    const worker = new Worker({ ...workerOptions(t), maxAttempts: 1 });
-    worker.start();
-    try {
-      const { body: job } = await t.request('POST', '/v2/agent/docs/job', {
-        body: { prompt: 'replace "Acme Cloud" with "Acme X"' },
-      });
-      const done = await t.waitForJob(job.id);
-      expect(done).toMatchObject({ status: 'failed', error: 'disk full' });
-    } finally {
-      await worker.stop();
-    }
+    t = await startTestService({
+      overrides: { forge: new BrokenForge({ environment: process.env }) },
+    });
+    const { body: job } = await t.request('POST', '/v2/agent/docs/job', {
+      body: { prompt: 'replace "Acme Cloud" with "Acme X"' },
+    });
+    const done = await t.waitForJob(job.id);
+    expect(done).toMatchObject({ status: 'failed', error: 'disk full' });
   });
 
   it('archiving a running job keeps it archived when the run ends, with the run recorded', async () => {
@@ -165,15 +158,3 @@ describe('job state machine', () => {
     expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'agent']);
   });
 });
-
-function workerOptions(t: TestService) {
-  return {
-    store: t.service.store,
-    forge: t.service.forge,
-    agentFor: createAgentResolver(),
-    logger: t.service.logger,
-    concurrency: 1,
-    leaseMs: 1000,
-    pollMs: 20,
-  };
-}

@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentResolver } from '../src/agent/registry.js';
 import type { Agent, AgentResult, AgentRunInput } from '../src/agent/types.js';
-import { Worker } from '../src/engine/worker.js';
 import { DocwrightError, isRetryable, UnrecoverableError } from '../src/core/errors.js';
 import { GitCommandError } from '../src/forge/git-command.js';
 import { silentLogger } from '../src/core/logger.js';
@@ -39,29 +38,16 @@ const JOB = {
 };
 
 let t: TestService | undefined;
-let worker: Worker | undefined;
 afterEach(async () => {
-  await worker?.stop();
-  worker = undefined;
   await t?.cleanup();
   t = undefined;
 });
 
-/** A service whose worker retries after 10 ms instead of a second, so attempts can be counted quickly. */
-async function serviceWith(agent: Agent): Promise<TestService> {
-  const service = await startTestService({ startWorker: false, overrides: { agentFor: () => agent } });
-  worker = new Worker({
-    store: service.service.store,
-    forge: service.service.forge,
-    agentFor: () => agent,
-    logger: silentLogger,
-    concurrency: 1,
-    leaseMs: 2000,
-    pollMs: 10,
-    backoffBaseMs: 10,
+/** A service whose worker looks for work every 10 ms, so attempts can be counted quickly. */
+function serviceWith(agent: Agent): Promise<TestService> {
+  return startTestService({
+    overrides: { agentFor: () => agent, worker: { pollMs: 10 } },
   });
-  worker.start();
-  return service;
 }
 
 async function createJob(service: TestService, prompt = 'replace "Acme Cloud" with "Acme Errors"') {

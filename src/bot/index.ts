@@ -89,6 +89,7 @@ export function createGitHubBot(
     jobs: JobService;
     logger: Logger;
     indexes: { invalidate(projectId: string): void };
+    now?: () => Date;
   },
 ): GitHubBot {
   const logger = deps.logger.child({ component: 'github-app' });
@@ -97,6 +98,7 @@ export function createGitHubBot(
     clients: access.clients,
     logger,
     webUrl: deps.github.hosts.webUrl,
+    ...(deps.now ? { now: deps.now } : {}),
   });
   const settings = new SettingsCache();
   const app = createDocwrightApp({

@@ -48,6 +48,8 @@ export class Worker {
   private loops: Promise<void>[] = [];
   private stopping = false;
   private wakers: (() => void)[] = [];
+  /** Wake-ups set for jobs put back to be retried: a retry is taken when its delay ends, not at a later poll. */
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly options: WorkerOptions) {
     this.logger = options.logger.child({ worker: this.id });
@@ -67,6 +69,8 @@ export class Worker {
   /** Stops claiming, lets running jobs finish within the grace period, then interrupts and releases them. */
   async stop(): Promise<void> {
     this.stopping = true;
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.retryTimers.clear();
     this.wake();
     const grace = this.options.shutdownGraceMs ?? 10_000;
     const timer = setTimeout(() => {
@@ -175,6 +179,7 @@ export class Worker {
         logger.warn({ err: error, retryInMs: delayMs }, 'run hit a transient error; retrying');
         this.options.onRetry?.(report());
         await store.releaseForRetry(job.id, this.id, delayMs);
+        this.wakeAfter(delayMs);
       } else {
         const reason = failureSentence(error);
         logger.warn({ err: error }, 'run failed');
@@ -205,6 +210,15 @@ export class Worker {
       ? maxAttempts
       : Math.min(maxAttempts, UNKNOWN_ERROR_ATTEMPTS);
     return attempts < limit;
+  }
+
+  private wakeAfter(delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      this.wake();
+    }, delayMs + 1);
+    timer.unref();
+    this.retryTimers.add(timer);
   }
 
   private async giveBack(claimed: ClaimedJob): Promise<void> {

@@ -18,7 +18,7 @@ import {
 import type { Config } from '../config/config.js';
 import { DocwrightError } from '../core/errors.js';
 import { JobService } from '../engine/job-service.js';
-import { Worker } from '../engine/worker.js';
+import { Worker, type WorkerOptions } from '../engine/worker.js';
 import { ForgeRouter } from '../forge/forge-router.js';
 import { LocalGitForge } from '../forge/local-git.js';
 import type { Forge } from '../forge/types.js';
@@ -58,6 +58,13 @@ export interface ServiceOverrides {
   answererFor?: (model: string) => Answerer;
   /** GitHub clients for tests: a Probot with short retry delays, a token client. */
   github?: Pick<GitHubAccessOptions, 'probot' | 'tokenClient' | 'retryAfterBaseValue'>;
+  /**
+   * The worker's waits: the first retry's back-off (doubled for each later one), the idle poll,
+   * the shutdown grace, the attempts of a run. Tests make retries immediate instead of sleeping.
+   */
+  worker?: Pick<WorkerOptions, 'backoffBaseMs' | 'pollMs' | 'shutdownGraceMs' | 'maxAttempts'>;
+  /** The clock of job and status-comment writes (default: the system's). */
+  now?: () => Date;
 }
 
 /**
@@ -121,13 +128,20 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       if (succeeded) void docsChanges.publish(projectId);
       github?.watcher.notify(jobId);
     },
+    ...overrides.worker,
     onRetry: ({ durationMs }) => {
       metrics?.runDuration.observe({ outcome: 'retry' }, durationMs / 1000);
       metrics?.retries.inc();
     },
     ...(githubAccess ? { pullRequestBody: createPullRequestBody(store, config.github.hosts.webUrl) } : {}),
   });
-  const jobs = new JobService({ store, forge, defaultModel: config.model, onQueued: () => worker.wake() });
+  const jobs = new JobService({
+    store,
+    forge,
+    defaultModel: config.model,
+    onQueued: () => worker.wake(),
+    ...(overrides.now ? { now: overrides.now } : {}),
+  });
   const github = githubAccess
     ? createGitHubBot(githubAccess, {
         github: config.github,
@@ -135,6 +149,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
         jobs,
         logger,
         indexes: { invalidate: (projectId) => void docsChanges.publish(projectId) },
+        ...(overrides.now ? { now: overrides.now } : {}),
       })
     : null;
   const hour = 3600;

@@ -25,7 +25,12 @@ export async function startTestService(
     logLevel: 'silent',
     ...options.config,
   };
-  const service = await createService(config, { logger: silentLogger, ...options.overrides });
+  // A retry comes a millisecond after a transient failure, not a second doubled: no test sleeps for one.
+  const service = await createService(config, {
+    logger: silentLogger,
+    ...options.overrides,
+    worker: { backoffBaseMs: 1, ...options.overrides?.worker },
+  });
   const repo = path.join(dataDir, 'repo');
   await seedRepository(repo, SAMPLE_DOCS_DIR, process.env);
   const otherRepo = path.join(dataDir, 'other-repo');
