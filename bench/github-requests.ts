@@ -7,21 +7,25 @@
  * the same issue (a follow-up), and a command on the job's own pull request.
  */
 import { findJobMarker } from '../src/github/index.js';
-import type { Call } from '../test/fixtures/bot/fake-github.js';
+import type { Call, Pull } from '../test/fixtures/bot/fake-github.js';
 import { issueComment, startBotHarness, type BotHarness } from '../test/fixtures/bot/harness.js';
 
 const COMMAND = '/docs replace "an empty account" with "a brand-new account"';
 const FOLLOW_UP = '/docs replace "a terminal, Git" with "a terminal and Git"';
 const PULL_REQUEST_FOLLOW_UP = '/docs replace "Acme Cloud" with "Acme Platform"';
+const PULL_REQUEST_RESTART_FOLLOW_UP = '/docs replace "Acme Platform" with "Acme Cloud Platform"';
 
 /** What a request is for, in the words of the table. */
 function stepOf(call: Call, branch: string): string {
   const path = decodeURIComponent(call.path.replace(/^api\.github\.com\/repos\/[^/]+\/[^/]+/, ''));
   if (call.path.includes('/access_tokens')) return 'installation token (app auth)';
   if (call.path.endsWith('/graphql')) {
-    return String(call.body?.query).includes('docwrightAcknowledge')
-      ? '👀 reaction + status comment: working (one GraphQL mutation)'
-      : 'settings file, its fallback and the default branch head (one GraphQL query)';
+    const query = String(call.body?.query);
+    if (query.includes('docwrightAcknowledge'))
+      return '👀 reaction + status comment: working (one GraphQL mutation)';
+    if (query.includes('docwrightCommit'))
+      return 'commit on the job branch, the branch made if new (one GraphQL mutation)';
+    return 'settings file, its fallback and the default branch head (one GraphQL query)';
   }
   if (path.startsWith('/contents/')) return 'settings (.github/docwright.yml)';
   if (path.includes('/permission')) return 'permission of the commenter';
@@ -44,6 +48,16 @@ interface Case {
   target: number;
   steps: Map<string, number>;
   total: number;
+  /** Every request in order: `METHOD path` (GraphQL by its operation). */
+  requests: string[];
+}
+
+/** A request as the lists show it: GraphQL by its operation, REST by method and path. */
+function requestLine(call: Call): string {
+  const path = call.path.replace(/^api\.github\.com/, '');
+  if (!path.endsWith('/graphql')) return `${call.method} ${path}`;
+  const operation = /(?:query|mutation) (\w+)/.exec(String(call.body?.query))?.[1] ?? 'unnamed';
+  return `POST /graphql (${operation})`;
 }
 
 async function countJob(
@@ -72,34 +86,50 @@ async function countJob(
     const step = stepOf(call, job.branch);
     steps.set(step, (steps.get(step) ?? 0) + 1);
   }
-  return { title, target, steps, total: calls.length };
+  return { title, target, steps, total: calls.length, requests: calls.map(requestLine) };
 }
 
 /** Runs the cases and returns the markdown section for bench/RESULTS.md. */
 export async function runGitHubRequestCountBenchmark(): Promise<string> {
   const cases: Case[] = [];
   const plain = await startBotHarness();
+  let pull: Pull;
   try {
     plain.github.permissions.set('maintainer', 'write');
-    cases.push(await countJob(plain, 'first command, no settings file', 10, 12));
+    cases.push(await countJob(plain, 'first command, no settings file', 8, 12));
     cases.push(await countJob(plain, 'later command, another issue', 8, 13));
     cases.push(await countJob(plain, 'later command, by the owner', 8, 14, { association: 'OWNER' }));
     cases.push(await countJob(plain, 'later command, same issue', 8, 13, { command: FOLLOW_UP }));
-    const pull = plain.github.pulls[0]!;
+    pull = plain.github.pulls[0]!;
     cases.push(
-      await countJob(plain, "command on the job's pull request", 10, pull.number, {
+      await countJob(plain, "command on the job's pull request", 8, pull.number, {
         command: PULL_REQUEST_FOLLOW_UP,
         pullRequestBody: pull.body,
       }),
     );
   } finally {
-    await plain.close();
+    await plain.close({ keepData: true });
+  }
+  // The same pull request after a restart: the new process knows the job's pull request from the
+  // store, so it updates it instead of trying to open it again.
+  plain.github.intercept();
+  const restarted = await startBotHarness({ dataDir: plain.dataDir, github: plain.github });
+  try {
+    cases.push(
+      await countJob(restarted, "command on the job's pull request, after a restart", 8, pull.number, {
+        command: PULL_REQUEST_RESTART_FOLLOW_UP,
+        pullRequestBody: pull.body,
+      }),
+    );
+  } finally {
+    await restarted.close();
+    plain.github.dispose();
   }
   const configured = await startBotHarness();
   try {
     configured.github.permissions.set('maintainer', 'write');
     configured.github.settingsFiles.set('.github/docwright.yml', 'docs_root: ""\n');
-    cases.splice(1, 0, await countJob(configured, 'first command, with docwright.yml', 10, 12));
+    cases.splice(1, 0, await countJob(configured, 'first command, with docwright.yml', 8, 12));
   } finally {
     await configured.close();
   }
@@ -128,7 +158,11 @@ function render(cases: Case[]): string {
     '',
     ...verdict.map((line) => `- ${line}`),
     '',
-    'What a command cannot do without, and why: the installation token (app auth; Probot keeps it for an hour), the permission lookup (only an OWNER association is known from the payload), the 👀 reaction and the first status comment (one GraphQL mutation when the thread has no status comment yet), the archive of the base commit (the agent reads the files), the tree, commit and ref of the Git Data API (the commit), the pull request (opened, or updated in one request when the job knows its number) and the final status comment (one per thread of the job). What is remembered between commands: the settings file and its absence until a push to the default branch (an hour at most), branch heads until a push moves them (ten minutes at most; the head read with the settings is the fresh base of the first run), the archive of a commit the forge read or wrote (128 MB at most, so a follow-up starts from its own last commit without a download), and the pull request of a job (its `prLink`). A follow-up in the same issue edits its existing status comment, so its reaction goes alone.',
+    'The requests of each case, in order:',
+    '',
+    ...cases.flatMap((item) => [`- ${item.title}:`, ...item.requests.map((request) => `  - \`${request}\``)]),
+    '',
+    'What a command cannot do without, and why: the installation token (app auth; Probot keeps it for an hour), the permission lookup (only an OWNER association is known from the payload), the 👀 reaction and the first status comment (one GraphQL mutation when the thread has no status comment yet), the archive of the base commit (the agent reads the files), the commit (one GraphQL mutation: `createRef` for a new branch, then `createCommitOnBranch` with the branch head as compare-and-set; the node id of the repository comes from the webhook payload, and where GitHub offers no such mutation the Git Data API writes tree, commit and ref), the pull request (opened, or updated in one request when the job knows its number) and the final status comment (one per thread of the job). What is remembered between commands: the settings file and its absence until a push to the default branch (an hour at most), branch heads until a push moves them (ten minutes at most; the head read with the settings is the fresh base of the first run), the archive of a commit the forge read or wrote (128 MB at most, so a follow-up starts from its own last commit without a download), and the pull request of a job (its `prLink`). A follow-up in the same issue edits its existing status comment, so its reaction goes alone.',
   ].join('\n');
 }
 

@@ -195,9 +195,9 @@ describe('branch heads from pushes', () => {
       .apiCalls()
       .slice(before)
       .map((call) => `${call.method} ${call.path}`);
-    // The settings query (again: the push touched the default branch, whose head it reads too) and
-    // the reaction-and-status mutation; no branch lookup.
-    expect(asked.filter((call) => call.endsWith('/graphql'))).toHaveLength(2);
+    // The settings query (again: the push touched the default branch, whose head it reads too), the
+    // reaction-and-status mutation and the commit mutation; no branch lookup.
+    expect(asked.filter((call) => call.endsWith('/graphql'))).toHaveLength(3);
     expect(asked.some((call) => call.includes('/commits/main'))).toBe(false);
     const pull = t.github.pulls.find((candidate) => candidate.head === job.branch)!;
     expect(pull.baseCommit).toBe(pushed);

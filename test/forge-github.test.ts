@@ -402,6 +402,116 @@ describe('commit', () => {
   });
 });
 
+describe('commit through GraphQL', () => {
+  const REPOSITORY_ID = 'R_kgDOtest';
+  const COMMIT_TREE = 'b91a2f8c7e1d4a6f0c3b5e9d8a7f6e5d4c3b2a19';
+
+  /** GitHub's GraphQL endpoint, answering the commit mutation with `answer` and recording it. */
+  function mockMutation(answer: object) {
+    api().post('/graphql').reply(200, answer);
+  }
+
+  it('writes a new branch and its commit in one request when the node id is known', async () => {
+    const { forge, snapshot } = await forgeAfterSnapshot();
+    forge.sawRepository(REPO, REPOSITORY_ID);
+    const overlay = new Overlay(snapshot);
+    overlay.write('docs/index.md', '# Docs\n\nFixed.\n');
+    overlay.delete('docs/old.md');
+    mockMutation({
+      data: {
+        branch: { ref: { name: `refs/heads/${BRANCH}` } },
+        commit: { commit: { oid: NEW_COMMIT, tree: { oid: COMMIT_TREE } } },
+      },
+    });
+    const result = await forge.commit({
+      repository: REPO,
+      branch: BRANCH,
+      parent: BASE,
+      expectedHead: null,
+      changes: await overlay.changes(),
+      message: MESSAGE,
+    });
+    expect(result).toEqual({ sha: NEW_COMMIT, message: MESSAGE.replace(/\n$/, '') });
+    expect(requests).toHaveLength(1);
+    const { query, variables } = requests[0]!.body as { query: string; variables: Record<string, unknown> };
+    expect(query).toMatch(/createRef[\s\S]*createCommitOnBranch/);
+    expect(variables).toEqual({
+      repositoryId: REPOSITORY_ID,
+      ref: `refs/heads/${BRANCH}`,
+      repository: REPO,
+      branch: BRANCH,
+      parent: BASE,
+      message: {
+        headline: 'docs: fix the quickstart link',
+        body: 'Fixed the link.\n\nDocwright-Job: job-1\nDocwright-Run: job-1/1',
+      },
+      changes: {
+        additions: [
+          { path: 'docs/index.md', contents: Buffer.from('# Docs\n\nFixed.\n').toString('base64') },
+        ],
+        deletions: [{ path: 'docs/old.md' }],
+      },
+    });
+  });
+
+  it('reports a branch that moved (STALE_DATA) as BranchMovedError, as the REST path does', async () => {
+    const { forge, snapshot } = await forgeAfterSnapshot();
+    forge.sawRepository(REPO, REPOSITORY_ID);
+    const overlay = new Overlay(snapshot);
+    overlay.write('docs/index.md', '# Moved\n');
+    mockMutation({
+      data: { commit: null },
+      errors: [
+        {
+          type: 'STALE_DATA',
+          path: ['commit'],
+          message: `Expected branch to point to "${BASE}" but it did not.  Pull and try again.`,
+        },
+      ],
+    });
+    const error = await forge
+      .commit({
+        repository: REPO,
+        branch: BRANCH,
+        parent: BASE,
+        expectedHead: BASE,
+        changes: await overlay.changes(),
+        message: MESSAGE,
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BranchMovedError);
+    expect(error).toMatchObject({ code: 'conflict', retryable: true });
+  });
+
+  it('writes through the Git Data API where GitHub offers no such mutation, or the change has an executable file', async () => {
+    const { forge, snapshot } = await forgeAfterSnapshot();
+    forge.sawRepository(REPO, REPOSITORY_ID);
+    const overlay = new Overlay(snapshot);
+    overlay.write('docs/index.md', '# Docs\n\nFixed.\n');
+    api()
+      .post('/graphql')
+      .reply(200, { errors: [{ message: "Field 'createCommitOnBranch' doesn't exist on type 'Mutation'" }] });
+    mockWrites();
+    const request = { repository: REPO, branch: BRANCH, parent: BASE, expectedHead: null, message: MESSAGE };
+    expect(await forge.commit({ ...request, changes: await overlay.changes() })).toMatchObject({
+      sha: NEW_COMMIT,
+    });
+    expect(requests.map((request) => request.path)).toEqual([
+      '/graphql',
+      `${REPO_PATH}/git/trees`,
+      `${REPO_PATH}/git/commits`,
+      `${REPO_PATH}/git/refs`,
+    ]);
+
+    requests = [];
+    const scripts = new Overlay(snapshot);
+    scripts.write('scripts/build.sh', '#!/bin/sh\necho built\n');
+    mockWrites();
+    await forge.commit({ ...request, changes: await scripts.changes() });
+    expect(requests.map((request) => request.path)).not.toContain('/graphql');
+  });
+});
+
 describe('ensurePullRequest', () => {
   const request = {
     repository: REPO,

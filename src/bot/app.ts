@@ -15,6 +15,10 @@ function commentContext(
   deps: BotDependencies,
   context: Context<'issue_comment.created' | 'pull_request_review_comment.created'>,
 ) {
+  const { repository } = context.payload;
+  // A hand-made delivery may lack the node id; the commit then goes the REST way.
+  if (typeof repository.node_id === 'string')
+    deps.heads.sawRepository(repository.full_name, repository.node_id);
   return {
     octokit: context.octokit,
     settingsText: async (fileName: string) => {

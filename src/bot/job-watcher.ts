@@ -116,7 +116,7 @@ export class JobWatcher {
       );
       if (rendering?.view.state === 'pr-opened') await this.recordPullRequest(row, threads);
       for (const thread of threads) {
-        if (rendering && thread.rendered_state !== rendering.key)
+        if (rendering && needsEdit(thread, rendering, pending.acknowledge))
           await this.show(client, thread, rendering, pending);
       }
     } catch (error) {
@@ -211,4 +211,24 @@ export class JobWatcher {
       await this.options.store.githubThreads.recordPullRequest(row.id, pullRequest.number);
     }
   }
+}
+
+/**
+ * Whether a thread's status comment must change to show `rendering`. "Working" goes only to the
+ * thread the command came from (or one still showing an earlier "working"): the job's other
+ * threads keep their last result until the next one is ready, so a follow-up on the pull request
+ * edits the issue's comment once, with the new result, instead of twice.
+ */
+function needsEdit(
+  thread: JobThreadRow,
+  rendering: StatusRendering,
+  command: CommandAcknowledgement | null,
+): boolean {
+  if (thread.rendered_state === rendering.key) return false;
+  if (rendering.view.state !== 'working' || thread.rendered_state === null) return true;
+  const here =
+    command !== null &&
+    command.issueNumber === thread.issue_number &&
+    command.repository.toLowerCase() === thread.repository.toLowerCase();
+  return here || thread.rendered_state.startsWith('working:');
 }

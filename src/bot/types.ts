@@ -11,8 +11,15 @@ export interface BotDependencies {
   jobs: JobService;
   watcher: JobWatcher;
   settings: SettingsCache;
-  /** Branch heads the GitHub forge remembers: a push, or a fresh read, tells it the new one. */
-  heads: { sawHead(repository: string, branch: string, head: BranchHead | null): void };
+  /**
+   * What the GitHub forge remembers of a repository: branch heads (a push, or a fresh read, tells it
+   * the new one) and the repository's GraphQL node id (every payload carries it), which lets a
+   * commit go through GraphQL in one request.
+   */
+  heads: {
+    sawHead(repository: string, branch: string, head: BranchHead | null): void;
+    sawRepository(repository: string, nodeId: string): void;
+  };
   /** The assistant's docs indexes: a push to a base branch makes one stale. */
   indexes: { invalidate(projectId: string): void };
   logger: Logger;

@@ -62,16 +62,20 @@ export async function runJob(
   const repository = project.repository;
   const handledMessageIds = pending.map((message) => message.id);
   const runKey = `${job.id}/${handledMessageIds.at(-1) ?? 0}`;
-  // The first claim of a new job's first run cannot find its branch: nothing of it was committed
-  // yet, so the lookup is skipped (a request saved on GitHub). A branch someone made by hand still
-  // fails the commit's compare-and-set, and the retry looks it up.
-  const isFirstAttemptOfNewJob = job.attempts <= 1 && history.length === 0 && job.pr_link === null;
-  const head = isFirstAttemptOfNewJob ? null : await deps.forge.resolveRef(repository, job.branch);
-  const landed = head ? await landedRun(deps.forge, repository, head, runKey) : null;
+  // A run's first attempt cannot find a commit of its own on the branch (it made none yet), and the
+  // job's books say where its branch is: nothing new has the branch yet, a follow-up starts from the
+  // head its last run left. A branch someone moved meanwhile fails the commit's compare-and-set,
+  // and the retry looks the branch up (and, after a crash, finds this run's commit by its trailer).
+  const firstAttempt = job.attempts <= 1;
+  const isNewJob = history.length === 0 && job.pr_link === null;
+  const head = firstAttempt
+    ? (job.branch_head ?? (isNewJob ? null : await deps.forge.resolveRef(repository, job.branch)))
+    : await deps.forge.resolveRef(repository, job.branch);
+  const landed = head && !firstAttempt ? await landedRun(deps.forge, repository, head, runKey) : null;
 
   let reply: string;
   let title: string;
-  let committed = false;
+  let committed: string | null = null;
   if (landed) {
     ({ reply, title } = parseCommitMessage(landed.message));
     // The commit landed before a restart: its files count among the job's changes now.
@@ -107,7 +111,7 @@ export async function runJob(
         runKey,
         changes.map((change) => change.path),
       );
-      await deps.forge.commit({
+      const commit = await deps.forge.commit({
         repository,
         branch: job.branch,
         parent: base,
@@ -116,11 +120,12 @@ export async function runJob(
         message,
       });
       await deps.runFiles.landed(job.id, runKey);
-      committed = true;
+      committed = commit.sha;
     }
   }
 
-  const branchExists = landed !== null || committed || head !== null;
+  const branchHead = committed ?? landed?.sha ?? head;
+  const branchExists = branchHead !== null;
   let prLink: string | null = job.pr_link;
   if (branchExists) {
     const pullRequest = await deps.forge.ensurePullRequest({
@@ -133,7 +138,7 @@ export async function runJob(
     });
     prLink = pullRequest?.url ?? prLink;
   }
-  return { handledMessageIds, reply, prLink };
+  return { handledMessageIds, reply, prLink, branchHead };
 }
 
 /** Runs the agent over an overlay of the snapshot and checks its edits; returns the reply and changes. */

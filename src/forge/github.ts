@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import { badRequest, notFound } from '../core/errors.js';
-import { normalizeChanges, planChanges } from './git-change-plan.js';
+import { normalizeChanges, planChanges, type PlannedChange } from './git-change-plan.js';
+import { commitThroughGraphql, fitsGraphqlCommit, type WrittenCommit } from './github-graphql-commit.js';
+import { BranchMovedError } from './local-git.js';
 import type { TreeEntry } from './git-ls-tree.js';
 import { BoundedCache } from './github-cache.js';
 import { moveBranch, writeTree } from './github-commit.js';
@@ -69,6 +71,8 @@ export class GitHubForge implements Forge {
   private readonly commits = new BoundedCache<string, KnownCommit>(512);
   private readonly snapshots = new BoundedCache<string, readonly TreeEntry[]>(8);
   private readonly keptSnapshots = new SnapshotMemory(KEPT_SNAPSHOT_BYTES);
+  /** GraphQL node ids of repositories, as webhook payloads and the app's reads show them. */
+  private readonly repositoryIds = new BoundedCache<string, string>(1024);
   private readonly heads: BranchHeads;
 
   constructor(private readonly options: GitHubForgeOptions) {
@@ -89,6 +93,15 @@ export class GitHubForge implements Forge {
     }
     this.commits.set(cacheKey(name, head.sha), { message: head.message, tree: head.tree });
     this.heads.remember(name, branch, head.sha);
+  }
+
+  /**
+   * A webhook payload, or a GraphQL read, gave the repository's node id: commits to it can then go
+   * through GraphQL in one request (a new branch's `createRef` names the repository by it).
+   */
+  sawRepository(repository: string, nodeId: string): void {
+    const { owner, repo } = this.nameOf(repository);
+    this.repositoryIds.set(`${owner}/${repo}`.toLowerCase(), nodeId);
   }
 
   /**
@@ -175,31 +188,76 @@ export class GitHubForge implements Forge {
     }
     const client = await this.options.octokitFor(repository);
     const parent = await this.requireCommit(repository, request.parent);
-    const { tree: parentTree } = await this.knownCommit(client, repository, name, parent);
+    // The parent's entries come from the snapshot the run read; only without one is its tree asked for.
+    let parentTree =
+      this.snapshots.get(cacheKey(name, parent)) === undefined
+        ? (await this.knownCommit(client, repository, name, parent)).tree
+        : null;
     const entries = await this.parentEntries(client, repository, name, parent, parentTree);
     const planned = planChanges(changes, entries);
+    const commit = { name, branch, parent, expectedHead, planned, request };
     try {
-      const byPath = new Map(entries.map((entry) => [entry.path, entry]));
-      const tree = await writeTree(client, name, parentTree, planned, byPath);
-      if (tree === parentTree) throw badRequest('Nothing to commit: the changes leave every file as it was');
-      const { data } = await client.rest.git.createCommit({
-        ...name,
-        message: request.message,
-        tree,
-        parents: [parent],
-      });
-      await moveBranch(client, name, branch, data.sha, expectedHead, () => {
-        // The remembered head was wrong: ask GitHub, and let the retry ask again too.
-        this.heads.forget(name, branch);
-        return this.resolveRef(repository, branch);
-      });
-      this.commits.set(cacheKey(name, data.sha), { message: request.message, tree });
-      this.heads.remember(name, branch, data.sha);
-      await this.keepSnapshotAfter(name, parent, data.sha, planned);
-      return { sha: data.sha, message: request.message.replace(/\n$/, '') };
+      let written = await this.commitThroughGraphql(client, commit);
+      if (written === null) {
+        parentTree ??= (await this.knownCommit(client, repository, name, parent)).tree;
+        written = await this.commitThroughRest(client, commit, entries, parentTree);
+      }
+      this.commits.set(cacheKey(name, written.sha), { message: request.message, tree: written.tree });
+      this.heads.remember(name, branch, written.sha);
+      await this.keepSnapshotAfter(name, parent, written.sha, planned);
+      return { sha: written.sha, message: request.message.replace(/\n$/, '') };
     } catch (error) {
+      if (error instanceof BranchMovedError) this.heads.forget(name, branch);
       throw this.failure(error, repository, 'push');
     }
+  }
+
+  /**
+   * One GraphQL request (`createCommitOnBranch`, with `createRef` for a new branch) when the
+   * repository's node id is known and the change fits one (regular files, a body of bounded size);
+   * null otherwise, or when this GitHub does not offer the mutations.
+   */
+  private async commitThroughGraphql(
+    client: GitHubClient,
+    commit: PlannedCommit,
+  ): Promise<WrittenCommit | null> {
+    const { name, branch, parent, expectedHead, planned, request } = commit;
+    const repositoryId = this.repositoryIds.get(`${name.owner}/${name.repo}`.toLowerCase());
+    if (repositoryId === undefined || !fitsGraphqlCommit(planned, parent, expectedHead)) return null;
+    return commitThroughGraphql(client, {
+      name,
+      repositoryId,
+      branch,
+      parent,
+      expectedHead,
+      changes: planned,
+      message: request.message,
+    });
+  }
+
+  /** The Git Data API: trees with `base_tree` (in chunks), a commit, and the ref created or fast-forwarded. */
+  private async commitThroughRest(
+    client: GitHubClient,
+    commit: PlannedCommit,
+    entries: readonly TreeEntry[],
+    parentTree: string,
+  ): Promise<WrittenCommit> {
+    const { name, branch, parent, expectedHead, planned, request } = commit;
+    const byPath = new Map(entries.map((entry) => [entry.path, entry]));
+    const tree = await writeTree(client, name, parentTree, planned, byPath);
+    if (tree === parentTree) throw badRequest('Nothing to commit: the changes leave every file as it was');
+    const { data } = await client.rest.git.createCommit({
+      ...name,
+      message: request.message,
+      tree,
+      parents: [parent],
+    });
+    await moveBranch(client, name, branch, data.sha, expectedHead, () => {
+      // The remembered head was wrong: ask GitHub, and let the retry ask again too.
+      this.heads.forget(name, branch);
+      return this.resolveRef(commit.request.repository, branch);
+    });
+    return { sha: data.sha, tree };
   }
 
   /**
@@ -295,10 +353,11 @@ export class GitHubForge implements Forge {
     repository: string,
     name: RepositoryName,
     parent: string,
-    parentTree: string,
+    parentTree: string | null,
   ): Promise<readonly TreeEntry[]> {
     const cached = this.snapshots.get(cacheKey(name, parent));
     if (cached !== undefined) return cached;
+    if (parentTree === null) throw new Error(`The tree of ${parent} is needed to list its entries`);
     try {
       const { data } = await client.rest.git.getTree({ ...name, tree_sha: parentTree, recursive: 'true' });
       return data.tree.flatMap((item): TreeEntry[] =>
@@ -314,6 +373,16 @@ export class GitHubForge implements Forge {
   private failure(error: unknown, repository: string, access: GitHubAccess): unknown {
     return toForgeError(error, { repository, access, auth: this.auth });
   }
+}
+
+/** A commit about to be written, as both ways of writing it read it. */
+interface PlannedCommit {
+  name: RepositoryName;
+  branch: string;
+  parent: string;
+  expectedHead: string | null;
+  planned: PlannedChange[];
+  request: CommitRequest;
 }
 
 /** One key per repository however it was spelled (`owner/repo` or its web address). */

@@ -31,11 +31,15 @@ export class BranchMovedError extends DocwrightError {
   constructor(
     readonly branch: string,
     readonly expectedHead: string | null,
-    readonly actualHead: string | null,
+    /** Where the branch is now; undefined when the forge did not say (only that it moved). */
+    readonly actualHead?: string | null,
   ) {
+    const expected = `expected ${expectedHead ?? 'no branch'}`;
     super(
       'conflict',
-      `Branch ${branch} moved: expected ${expectedHead ?? 'no branch'}, found ${actualHead ?? 'no branch'}`,
+      actualHead === undefined
+        ? `Branch ${branch} moved: ${expected}`
+        : `Branch ${branch} moved: ${expected}, found ${actualHead ?? 'no branch'}`,
     );
   }
 }

@@ -28,7 +28,7 @@ export interface Thread {
 }
 
 /**
- * What the GitHub forge needs of an Octokit: the REST methods. createOctokit()'s client and
+ * What the GitHub forge needs of an Octokit: the REST methods and GraphQL. createOctokit()'s client and
  * Probot's installation-authenticated `ProbotOctokit` both fit.
  */
-export type GitHubClient = Pick<Octokit, 'rest'>;
+export type GitHubClient = Pick<Octokit, 'rest' | 'graphql'>;

@@ -71,6 +71,8 @@ export interface RunOutcome {
   handledMessageIds: number[];
   reply: string;
   prLink?: string | null;
+  /** Where the job's branch is after the run, when the run knows (a commit it made or found). */
+  branchHead?: string | null;
   /** Set when the run failed: the reason, in words. */
   error?: string;
 }
@@ -93,6 +95,7 @@ const JOB_COLUMNS = [
   'lease_owner',
   'lease_expires_at',
   'attempts',
+  'branch_head',
 ] as const satisfies readonly (keyof JobRow)[];
 const MESSAGE_COLUMNS = [
   'job_id',
@@ -171,6 +174,7 @@ export class JobStore {
       lease_owner: null,
       lease_expires_at: null,
       attempts: 0,
+      branch_head: null,
     };
     // Requests and replies are stored redacted: a key pasted into a request must neither sit in the
     // database nor come back through the API, the thread or the agent's next prompt.
@@ -482,6 +486,7 @@ export class JobStore {
           status: nextStatus(status, end) ?? status,
           error: outcome.error === undefined ? null : redactSecrets(outcome.error),
           ...(outcome.prLink ? { pr_link: outcome.prLink } : {}),
+          ...(outcome.branchHead ? { branch_head: outcome.branchHead } : {}),
         })
         .where('id', '=', id)
         .execute();

@@ -55,6 +55,8 @@ export interface JobTable {
   lease_expires_at: string | null;
   /** Claims of the current run so far; reset when a run finishes. Bounds crash loops. */
   attempts: Generated<number>;
+  /** The job branch's head after its last run (null before the first commit). */
+  branch_head: string | null;
 }
 
 export interface JobMessageTable {
