@@ -1,0 +1,179 @@
+import { nameKey } from './name-shapes.js';
+
+/** A docs page as the analysis receives it: a path relative to the docs root and its Markdown/MDX text. */
+export interface PageInput {
+  path: string;
+  text: string;
+}
+
+/**
+ * What a page line does with a name: `defines` it (a heading, the lead of a list item, the first
+ * cell of a table row, a field component's name: the place a reference documents it), mentions
+ * it in `prose`, or uses it in a `code` example.
+ */
+export type PageLineRole = 'defines' | 'prose' | 'code';
+
+/** Where a name stands on a page. */
+export interface PageLine {
+  /** Index of the page in the vocabulary's `pages`. */
+  page: number;
+  /** 1-based line number in the page's text. */
+  line: number;
+  role: PageLineRole;
+}
+
+/** Order of preference of a page's lines, to quote and to judge it by. */
+export const ROLE_RANK: Record<PageLineRole, number> = { defines: 0, prose: 1, code: 2 };
+
+/** Longest page line read for names (a minified blob pasted into a page is no prose). */
+const MAX_PAGE_LINE = 2_000;
+/** Name-like words of prose: identifiers, with `-` inside (`max-retries`), after `--` for flags. */
+const PAGE_WORD = /[A-Za-z_$][\w$]*(?:-[A-Za-z0-9_$]+)*/g;
+/** Names written with `.`, `:` or `/` between words (`undici:request:create`, `/users/:id`). */
+const PAGE_COMPOUND = /\/?[\w$@-]+(?:(?:[.:]|\/:?)[\w$@{}-]+)+\/?/g;
+const CONSTANT = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]+\d+$/;
+const FENCE = /^\s{0,3}(```|~~~)/;
+
+/**
+ * The names of every page, found by key (any spelling) or, for compound names, exactly: which
+ * pages hold a name, on which lines, and whether only in code examples. Built once per analysis.
+ */
+export class PageVocabulary {
+  private readonly byKey = new Map<string, PageLine[]>();
+  private readonly byCompound = new Map<string, PageLine[]>();
+  /** Upper-case codes as written (`ERR_TIMEOUT`, `W0123`), for families of codes. */
+  private readonly byConstant = new Map<string, PageLine[]>();
+  /** Each page's lines, for quoting evidence. */
+  readonly lines: string[][];
+
+  constructor(readonly pages: readonly PageInput[]) {
+    this.lines = pages.map((page) => page.text.split(/\r?\n/));
+    this.lines.forEach((lines, page) => this.addPage(page, lines));
+  }
+
+  /** Lines holding a name in any of its spellings (or exactly, for a compound name). */
+  find(name: string): PageLine[] {
+    return /[.:/]/.test(name) ? (this.byCompound.get(name) ?? []) : (this.byKey.get(nameKey(name)) ?? []);
+  }
+
+  /** Lines holding a key (words of a name joined by spaces). */
+  findKey(key: string): PageLine[] {
+    return this.byKey.get(key) ?? [];
+  }
+
+  /** Number of pages holding a key. */
+  pageCount(key: string): number {
+    return countPages(this.byKey.get(key) ?? []);
+  }
+
+  /** Every key of the docs, for looking up families of names. */
+  keys(): IterableIterator<string> {
+    return this.byKey.keys();
+  }
+
+  /** Every compound name of the docs, with its lines. */
+  compounds(): IterableIterator<[string, PageLine[]]> {
+    return this.byCompound.entries();
+  }
+
+  /** Every upper-case code of the docs as written, with its lines. */
+  constants(): IterableIterator<[string, PageLine[]]> {
+    return this.byConstant.entries();
+  }
+
+  /** The text of a line of a page. */
+  text(at: PageLine): string {
+    return (this.lines[at.page]![at.line - 1] ?? '').trim();
+  }
+
+  private readonly keyCache = new Map<string, string>();
+
+  /** Keys of page words, remembered: the same words recur on every page. */
+  private keyOf(word: string): string {
+    let key = this.keyCache.get(word);
+    if (key === undefined) {
+      key = nameKey(word);
+      if (this.keyCache.size < 200_000) this.keyCache.set(word, key);
+    }
+    return key;
+  }
+
+  private addPage(page: number, lines: string[]): void {
+    let code = false;
+    lines.forEach((text, index) => {
+      if (FENCE.test(text)) {
+        code = !code;
+        return;
+      }
+      if (text.length > MAX_PAGE_LINE) return;
+      const line = index + 1;
+      const role = (defined: boolean): PageLineRole => (code ? 'code' : defined ? 'defines' : 'prose');
+      const lead = code ? undefined : lineLead(text);
+      const keys = new Map<string, PageLineRole>();
+      const constants = new Map<string, PageLineRole>();
+      for (const match of text.matchAll(PAGE_WORD)) {
+        const defined = lead !== undefined && (lead.all || lead.names.has(match[0]));
+        const key = this.keyOf(match[0]);
+        if (key !== '' && keys.get(key) !== 'defines') keys.set(key, role(defined));
+        if (CONSTANT.test(match[0]) && constants.get(match[0]) !== 'defines')
+          constants.set(match[0], role(defined));
+      }
+      for (const [key, kind] of keys) push(this.byKey, key, { page, line, role: kind });
+      for (const [constant, kind] of constants) push(this.byConstant, constant, { page, line, role: kind });
+      for (const compound of new Set(text.match(PAGE_COMPOUND) ?? []))
+        if (/[A-Za-z]/.test(compound)) push(this.byCompound, compound, { page, line, role: role(false) });
+    });
+  }
+}
+
+const HEADING = /^\s{0,3}#{1,6}\s/;
+const HTML_TAG = /<\/?[A-Za-z][^>]*>/g;
+const FIELD_ATTRIBUTE = /\b(?:path|name|field|param|id|title)="([^"]+)"/g;
+
+/**
+ * The names a line documents: every name of a heading; the first name of a list item, of a table
+ * row's first cell or of a line opening with a code span (`maxRetries` (number): …); the names of
+ * field components (`<ParamField path="maxRetries">`). Undefined when the line documents none.
+ */
+function lineLead(text: string): { all: boolean; names: Set<string> } | undefined {
+  if (HEADING.test(text)) return { all: true, names: new Set() };
+  const names = new Set<string>();
+  for (const match of text.matchAll(FIELD_ATTRIBUTE)) names.add(match[1]!.replace(/^-+/, ''));
+  const bare = text.replace(HTML_TAG, ' ');
+  const item = /^\s*(?:[-*+]|\d+[.)]|\|)\s*(.*)$/.exec(bare) ?? /^\s*(`.*)$/.exec(bare);
+  if (item) {
+    const cell = item[1]!.split('|')[0]!;
+    const first = /[A-Za-z_$][\w$]*(?:-[A-Za-z0-9_$]+)*/.exec(cell);
+    if (first) names.add(first[0]);
+  }
+  return names.size > 0 ? { all: false, names } : undefined;
+}
+
+/**
+ * Lines kept per name and page: enough to quote and to tell prose from examples, while a word on
+ * every line of a long page costs no more than three entries.
+ */
+const LINES_PER_PAGE = 3;
+
+function push(map: Map<string, PageLine[]>, key: string, at: PageLine): void {
+  const list = map.get(key);
+  if (!list) {
+    map.set(key, [at]);
+    return;
+  }
+  const tail = list.length >= LINES_PER_PAGE ? list[list.length - LINES_PER_PAGE]! : undefined;
+  // Pages are read one after the other, so a page's lines are the tail of the list. A full page
+  // still takes a line that documents the name better than all it holds.
+  if (tail?.page === at.page) {
+    const kept = list.slice(-LINES_PER_PAGE);
+    const worst = kept.reduce((a, b) => (ROLE_RANK[b.role] > ROLE_RANK[a.role] ? b : a));
+    if (ROLE_RANK[at.role] < ROLE_RANK[worst.role]) list[list.lastIndexOf(worst)] = at;
+    return;
+  }
+  list.push(at);
+}
+
+/** Number of distinct pages among some lines. */
+export function countPages(lines: readonly PageLine[]): number {
+  return new Set(lines.map((at) => at.page)).size;
+}
