@@ -9,3 +9,4 @@ export type { DiffLocation, NameChange } from './diff-names.js';
 export type { ImpactEvidence, ImpactPage, ImpactResult, PageQuote } from './impact-types.js';
 export type { PageInput } from './page-vocabulary.js';
 export { AFFECTED_SCORE } from './page-scores.js';
+export { readImpactInput } from './read-impact-input.js';
