@@ -53,16 +53,30 @@ export function lineNames(line: string): LineName[] {
   const names: LineName[] = [];
   const tokens = lexLine(line);
   tokens.forEach((token, index) => {
-    const defines = !token.prose && (token.kind === 'string' || definesName(tokens, index));
+    const code = !token.prose && !compared(tokens, index);
+    const defines = code && (token.kind === 'string' || definesName(tokens, index));
     for (const name of tokenNames(token)) {
       const key = nameKey(name);
-      // An upper-case code is an interface wherever it is written: `process.env.APP_HOME` reads
-      // an environment variable users set, `ERR_X` is a code users match on.
-      const definition = defines || (!token.prose && nameShape(name) === 'constant');
+      // An upper-case code is an interface wherever it is written (`process.env.APP_HOME` reads a
+      // variable users set), unless the code only compares with it: then it comes from elsewhere.
+      const definition = defines || (code && nameShape(name) === 'constant');
       if (key !== '') names.push({ name, key, token: index, prose: token.prose, definition });
     }
   });
   return names;
+}
+
+/**
+ * Whether the token at `index` is compared (`code === 'ERR_X'`, `'x' != kind`): a string tested
+ * against is a value the code receives from elsewhere, not one it defines.
+ */
+function compared(tokens: readonly CodeToken[], index: number): boolean {
+  const text = (offset: number) => tokens[index + offset]?.text ?? '';
+  return (
+    (text(-1) === '=' && /^[=!]$/.test(text(-2))) ||
+    (text(1) === '=' && /^[=!]$/.test(text(2))) ||
+    (text(1) === '!' && text(2) === '=')
+  );
 }
 
 /** Words that declare the name after them, in the common languages. */
@@ -91,7 +105,9 @@ function tokenNames(token: CodeToken): string[] {
     return token.prose ? proseNames(token.text) : keep(token.text) ? [token.text] : [];
   if (token.kind !== 'string') return [];
   if (token.prose) return proseNames(token.text);
-  const text = token.text.trim();
+  // Template placeholders (`${key}`, `{name}`) are filled in at run time: the text around them is no name.
+  const text = token.text.replace(/\$?\{[^}]*\}/g, ' ').trim();
+  if (text !== token.text.trim()) return proseNames(text);
   if (text === '' || MODULE_PATH.test(text) || text.length > 100) return [];
   if (/^--?[A-Za-z][\w-]*$/.test(text)) return [text.startsWith('--') ? text : text.slice(1)];
   if (/^[A-Za-z_$][\w$-]*$/.test(text)) return keep(text) ? [text] : [];
