@@ -61,9 +61,16 @@ export class PageVocabulary {
     return this.byKey.get(key) ?? [];
   }
 
+  private readonly pageCounts = new Map<string, number>();
+
   /** Number of pages holding a key. */
   pageCount(key: string): number {
-    return countPages(this.byKey.get(key) ?? []);
+    let count = this.pageCounts.get(key);
+    if (count === undefined) {
+      count = countPages(this.byKey.get(key) ?? []);
+      this.pageCounts.set(key, count);
+    }
+    return count;
   }
 
   /** Every key of the docs, for looking up families of names. */
@@ -99,6 +106,11 @@ export class PageVocabulary {
   }
 
   private addPage(page: number, lines: string[]): void {
+    // Names are gathered per page first (at most LINES_PER_PAGE lines each), then appended to the
+    // index: one map operation per name and page instead of one per occurrence.
+    const keys = new Map<string, PageLine[]>();
+    const constants = new Map<string, PageLine[]>();
+    const compounds = new Map<string, PageLine[]>();
     let code = false;
     lines.forEach((text, index) => {
       if (FENCE.test(text)) {
@@ -107,24 +119,27 @@ export class PageVocabulary {
       }
       if (text.length > MAX_PAGE_LINE) return;
       const line = index + 1;
-      const role = (defined: boolean): PageLineRole => (code ? 'code' : defined ? 'defines' : 'prose');
       const lead = code ? undefined : lineLead(text);
-      const keys = new Map<string, PageLineRole>();
-      const constants = new Map<string, PageLineRole>();
+      const role = (word: string): PageLineRole =>
+        code ? 'code' : lead && (lead.all || lead.names.has(word)) ? 'defines' : 'prose';
       for (const match of text.matchAll(PAGE_WORD)) {
-        const defined = lead !== undefined && (lead.all || lead.names.has(match[0]));
-        const key = this.keyOf(match[0]);
-        if (key !== '' && keys.get(key) !== 'defines') keys.set(key, role(defined));
-        if (CONSTANT.test(match[0]) && constants.get(match[0]) !== 'defines')
-          constants.set(match[0], role(defined));
+        const word = match[0];
+        const key = this.keyOf(word);
+        if (key !== '') keep(keys, key, page, line, role(word));
+        if (CONSTANT.test(word)) keep(constants, word, page, line, role(word));
       }
-      for (const [key, kind] of keys) push(this.byKey, key, { page, line, role: kind });
-      for (const [constant, kind] of constants) push(this.byConstant, constant, { page, line, role: kind });
-      for (const compound of new Set(text.match(PAGE_COMPOUND) ?? []))
-        if (/[A-Za-z]/.test(compound)) push(this.byCompound, compound, { page, line, role: role(false) });
+      if (MAY_HOLD_COMPOUND.test(text))
+        for (const compound of text.match(PAGE_COMPOUND) ?? [])
+          if (/[A-Za-z]/.test(compound)) keep(compounds, compound, page, line, code ? 'code' : 'prose');
     });
+    append(this.byKey, keys);
+    append(this.byConstant, constants);
+    append(this.byCompound, compounds);
   }
 }
+
+/** A quick test before the compound pattern: a separator followed by a word character. */
+const MAY_HOLD_COMPOUND = /[.:/][\w$@{]/;
 
 const HEADING = /^\s{0,3}#{1,6}\s/;
 const HTML_TAG = /<\/?[A-Za-z][^>]*>/g;
@@ -155,22 +170,43 @@ function lineLead(text: string): { all: boolean; names: Set<string> } | undefine
  */
 const LINES_PER_PAGE = 3;
 
-function push(map: Map<string, PageLine[]>, key: string, at: PageLine): void {
-  const list = map.get(key);
+/**
+ * Records a name's line on the page being read: a line once (with its best role), at most
+ * LINES_PER_PAGE lines, a full page still taking a line that documents the name better than one
+ * it holds.
+ */
+function keep(
+  map: Map<string, PageLine[]>,
+  name: string,
+  page: number,
+  line: number,
+  role: PageLineRole,
+): void {
+  const list = map.get(name);
   if (!list) {
-    map.set(key, [at]);
+    map.set(name, [{ page, line, role }]);
     return;
   }
-  const tail = list.length >= LINES_PER_PAGE ? list[list.length - LINES_PER_PAGE]! : undefined;
-  // Pages are read one after the other, so a page's lines are the tail of the list. A full page
-  // still takes a line that documents the name better than all it holds.
-  if (tail?.page === at.page) {
-    const kept = list.slice(-LINES_PER_PAGE);
-    const worst = kept.reduce((a, b) => (ROLE_RANK[b.role] > ROLE_RANK[a.role] ? b : a));
-    if (ROLE_RANK[at.role] < ROLE_RANK[worst.role]) list[list.lastIndexOf(worst)] = at;
+  const last = list[list.length - 1]!;
+  if (last.line === line) {
+    if (ROLE_RANK[role] < ROLE_RANK[last.role]) last.role = role;
     return;
   }
-  list.push(at);
+  if (list.length < LINES_PER_PAGE) {
+    list.push({ page, line, role });
+    return;
+  }
+  const worst = list.reduce((a, b) => (ROLE_RANK[b.role] > ROLE_RANK[a.role] ? b : a));
+  if (ROLE_RANK[role] < ROLE_RANK[worst.role]) list[list.indexOf(worst)] = { page, line, role };
+}
+
+/** Appends one page's lines of each name to the index. */
+function append(index: Map<string, PageLine[]>, page: Map<string, PageLine[]>): void {
+  for (const [name, lines] of page) {
+    const list = index.get(name);
+    if (list) list.push(...lines);
+    else index.set(name, lines);
+  }
 }
 
 /** Number of distinct pages among some lines. */
