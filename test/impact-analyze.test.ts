@@ -243,6 +243,31 @@ describe('analyzeImpact', () => {
     });
   });
 
+  it('reads other languages: a Python flag default and a new exported Go field', () => {
+    const python = filePatch('acme/cli.py', [
+      '   parser = argparse.ArgumentParser()',
+      "-  parser.add_argument('--max-retries', type=int, default=3)",
+      "+  parser.add_argument('--max-retries', type=int, default=5)",
+    ]);
+    const fromPython = analyzeImpact({ diff: python, pages });
+    expect(affected(fromPython)).toEqual(['cli.md']);
+    expect(evidenceOf(fromPython, 'cli.md')[0]).toMatchObject({
+      name: '--max-retries',
+      change: 'default-changed',
+      oldValue: '3',
+      newValue: '5',
+    });
+    const go = filePatch('client/options.go', [
+      '   type Options struct {',
+      '     KeepAlive  bool',
+      '     MaxSockets int',
+      '+    MaxIdleTime time.Duration',
+      '     SocketPath string',
+      '   }',
+    ]);
+    expect(affected(analyzeImpact({ diff: go, pages }))).toEqual(['reference/client.md']);
+  });
+
   it('lists nothing for a lockfile-only diff', () => {
     const diff = filePatch('package-lock.json', [
       '     "node_modules/acme-retry": {',

@@ -48,6 +48,8 @@ export interface DiffName {
   defined: boolean;
   /** Tests' changed lines hold it, so it is likely used from outside. */
   tested: boolean;
+  /** A changed line exports it (`export`, `pub`, `public`, `module.exports`, `__all__`, a Go capital). */
+  exported: boolean;
   /**
    * The names written near it in the code and tests, by key: a new option sits among its
    * siblings, and the siblings that follow it from hunk to hunk are the ones that matter.
@@ -109,8 +111,9 @@ export function diffNames(codeFiles: readonly DiffFile[], testFiles: readonly Di
   }
   for (const occurrence of hunks.flat()) {
     const name = names.get(occurrence.key)!;
-    if (occurrence.line.kind !== 'context' && !name.files.includes(occurrence.file) && name.files.length < 10)
-      name.files.push(occurrence.file);
+    if (occurrence.line.kind === 'context') continue;
+    if (!name.files.includes(occurrence.file) && name.files.length < 10) name.files.push(occurrence.file);
+    if (occurrence.definition && exports(occurrence)) name.exported = true;
   }
   markEdits(codeFiles, names);
   const testHunks = readHunks(testFiles);
@@ -165,8 +168,18 @@ function newName(occurrence: Occurrence, side: Sides): DiffName {
     files: [],
     defined: (gone ? side.removedDefinitions : side.addedDefinitions) > 0,
     tested: false,
+    exported: false,
     neighbours: new Map(),
   };
+}
+
+const EXPORTING_LINE = /^\s*(?:export\s|pub(?:\([\w:]+\))?\s|public\s|module\.exports|exports\.|__all__)/;
+
+/** Whether a name's occurrence makes it part of its module's interface. */
+function exports(occurrence: Occurrence): boolean {
+  if (EXPORTING_LINE.test(occurrence.line.text)) return true;
+  // Go exports what it declares with a capital letter.
+  return occurrence.file.endsWith('.go') && /^[A-Z]/.test(occurrence.name) && !occurrence.prose;
 }
 
 function readHunks(files: readonly DiffFile[]): Occurrence[][] {
@@ -244,7 +257,8 @@ const OWNER_REACH = 12;
 /**
  * The name a literal at `start` is the value of: the name just before it across connectors only
  * (not a call's `(` or an argument list's `,`: `f('x')` gives `f` no default), or else, when that
- * name is no changed name (`default:` of a schema), the nearest key before it.
+ * name is no changed name (`default:` of a schema, `default=` of an option declaration), the
+ * nearest changed key or string before it (`add_argument('--port', type=int, default=8080)`).
  */
 function literalOwner(
   tokens: CodeToken[],
@@ -260,13 +274,17 @@ function literalOwner(
   for (let back = index - 1; back >= Math.max(0, index - OWNER_REACH); back -= 1) {
     const token = tokens[back]!;
     const next = tokens[back + 1]?.text;
-    if (token.kind === 'name' && (next === ':' || next === '=')) return names.get(keyOf(token));
+    const key = token.kind === 'string' || (token.kind === 'name' && (next === ':' || next === '='));
+    const owner = key ? names.get(keyOf(token)) : undefined;
+    if (owner) return owner;
   }
   return undefined;
 }
 
+/** The key of the name a token holds (a string's name is read as the string it is). */
 function keyOf(token: CodeToken): string {
-  return lineNames(token.text)[0]?.key ?? '';
+  const text = token.kind === 'string' ? JSON.stringify(token.text) : token.text;
+  return lineNames(text)[0]?.key ?? '';
 }
 
 function quoteLiteral(token: CodeToken): string {

@@ -89,7 +89,8 @@ const DECLARERS = new Set(
 /**
  * Whether the name token at `index` is being defined: `name:` / `name?:` (a key, a field, a
  * typed parameter), `name =` (an assignment or a default, not `==` or `=>`), a declarer before
- * it, or a shorthand property or destructured name (`{ a, name }`).
+ * it, a shorthand property or destructured name (`{ a, name }`), or a line's first name followed
+ * by its type (`MaxSockets int`).
  */
 function definesName(tokens: readonly CodeToken[], index: number): boolean {
   const text = (offset: number) => tokens[index + offset]?.text ?? '';
@@ -97,7 +98,9 @@ function definesName(tokens: readonly CodeToken[], index: number): boolean {
   const next = text(1) === '?' || text(1) === '!' ? 2 : 1;
   if (text(next) === ':' && text(next + 1) !== ':') return true;
   if (text(next) === '=' && text(next + 1) !== '=' && text(next + 1) !== '>') return true;
-  return (text(-1) === '{' || text(-1) === ',') && (text(1) === ',' || text(1) === '}');
+  if ((text(-1) === '{' || text(-1) === ',') && (text(1) === ',' || text(1) === '}')) return true;
+  // `MaxSockets int` opening a line: a field or variable declared with its type after it (Go).
+  return index === 0 && tokens[1]?.kind === 'name';
 }
 
 function tokenNames(token: CodeToken): string[] {

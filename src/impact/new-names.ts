@@ -12,10 +12,11 @@ const MIN_SPECIFICITY = 0.85;
 /**
  * The names the diff introduces that look like part of the product's interface and no page
  * mentions yet: they need a place in the docs. A new name is taken as public when tests use it
- * (tests call what users call), a declaration file declares it, or it is an upper-case code
- * (error, warning and environment names are read by users by nature); an internal helper or local
- * variable is neither, and placing it would only raise false alarms. It must also be defined by
- * the diff: a name the diff only uses is defined elsewhere, so it is not new.
+ * (tests call what users call), the code exports it, a declaration file declares it, or it is an
+ * upper-case code (error, warning and environment names are read by users by nature); an
+ * internal helper or local variable is none of these, and placing it would only raise false
+ * alarms. It must also be defined by the diff: a name the diff only uses is defined elsewhere,
+ * so it is not new.
  */
 export function newPublicNames(names: readonly DiffName[], vocabulary: PageVocabulary): DiffName[] {
   return names.filter(
@@ -25,6 +26,7 @@ export function newPublicNames(names: readonly DiffName[], vocabulary: PageVocab
       shapeSpecificity(name.name) >= MIN_SPECIFICITY &&
       !STANDARD_LIBRARY_KEYS.has(name.key) &&
       (name.tested ||
+        name.exported ||
         nameShape(name.name) === 'constant' ||
         name.files.some((file) => DECLARATION_FILE.test(file))) &&
       vocabulary.find(name.name).length === 0,
