@@ -157,6 +157,27 @@ describe('analyzeImpact', () => {
     expect(evidenceOf(result, 'cli.md')[0]).toMatchObject({ name: '--legacy-output', change: 'removed' });
   });
 
+  it('leaves out translations and does not list a migration guide that names the old flag', () => {
+    const diff = filePatch('src/cli.ts', [
+      '   program',
+      "     .option('--verbose', 'print every file')",
+      "-    .option('--legacy-output', 'print the version 1 report')",
+      '   program.parse()',
+    ]);
+    const withCopies = [
+      ...pages,
+      { path: 'zh/cli.md', text: pages[0]!.text },
+      {
+        path: 'guides/migration-to-v2.md',
+        text: '# Migrating to 2.0\n\n## 2.0\n\n- `--legacy-output` prints the old report.\n',
+      },
+    ];
+    const result = analyzeImpact({ diff, pages: withCopies });
+    expect(affected(result)).toEqual(['cli.md']);
+    expect(result.pages.map((page) => page.path)).not.toContain('zh/cli.md');
+    expect(result.pages.find((page) => page.path === 'guides/migration-to-v2.md')?.affected).toBe(false);
+  });
+
   it('finds a changed default on the page that states the old value', () => {
     const diff = filePatch('src/config.ts', [
       '   export const defaults = {',

@@ -7,6 +7,7 @@ import { fileRole } from './file-roles.js';
 import type { ImpactResult } from './impact-types.js';
 import { nameEvidence } from './name-evidence.js';
 import { newPublicNames } from './new-names.js';
+import { pageCopies } from './page-kinds.js';
 import { scorePages } from './page-scores.js';
 import { PageVocabulary, type PageInput } from './page-vocabulary.js';
 import { parseUnifiedDiff } from './parse-unified-diff.js';
@@ -18,7 +19,8 @@ export interface ImpactInput {
   diff: string | ParsedDiff;
   /**
    * The docs pages, paths relative to the docs root. Files that are not pages (`isDocsPagePath`:
-   * not `.md`/`.mdx`, READMEs, snippets, dot- and underscore-folders) are ignored.
+   * not `.md`/`.mdx`, READMEs, snippets, dot- and underscore-folders) are ignored, and so are
+   * translations and old-version copies of another page (see `pageCopies`).
    */
   pages: readonly PageInput[];
   /** Pages returned at most, most affected first; default all with any evidence. */
@@ -33,7 +35,9 @@ export interface ImpactInput {
  */
 export function analyzeImpact(input: ImpactInput): ImpactResult {
   const diff = typeof input.diff === 'string' ? parseUnifiedDiff(input.diff) : input.diff;
-  const pages = input.pages.filter((page) => isDocsPagePath(page.path));
+  const candidates = input.pages.filter((page) => isDocsPagePath(page.path));
+  const copies = pageCopies(candidates.map((page) => page.path));
+  const pages = candidates.filter((page) => !copies.has(page.path));
   const code = diff.files.filter((file) => fileRole(file) === 'code');
   if (code.length === 0 || pages.length === 0) return { pages: [] };
   const tests = diff.files.filter((file) => fileRole(file) === 'test');

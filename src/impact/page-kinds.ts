@@ -27,3 +27,31 @@ export function pageFactor(page: PageInput): number {
     return 0.5;
   return 1;
 }
+
+/** Folder names of translations (language codes other than English) as docs sites write them. */
+const LANGUAGE_FOLDER =
+  /^(?:zh|zh[-_](?:cn|tw|hk|hans|hant)|ja|ko|fr|de|es|pt|pt[-_]br|ru|it|tr|vi|id|pl|uk|ar|fa|he|nl|sv|cs|hu|ro|th|hi|bn)$/i;
+/** Folder names of old versions kept beside the current docs. */
+const VERSION_FOLDER = /^(?:v?\d+(?:\.\d+)*(?:\.x)?|version-[\w.-]+|versioned_docs|versions?)$/i;
+
+/**
+ * Pages that are translations or old-version copies of another page: their path, less one
+ * language or version folder, is another page's (`zh/guides/setup.md` and `guides/setup.md`).
+ * They say what the original says; a change is made to the original, and the copies follow in
+ * their own time (or never, for old versions). Left out, they would also make every name look
+ * common, as each is written once per copy.
+ */
+export function pageCopies(paths: readonly string[]): Set<string> {
+  const all = new Set(paths);
+  const copies = new Set<string>();
+  for (const path of paths) {
+    const segments = path.split('/');
+    for (let index = 0; index < segments.length - 1; index += 1) {
+      const folder = segments[index]!;
+      if (!LANGUAGE_FOLDER.test(folder) && !VERSION_FOLDER.test(folder)) continue;
+      const original = [...segments.slice(0, index), ...segments.slice(index + 1)].join('/');
+      if (all.has(original)) copies.add(path);
+    }
+  }
+  return copies;
+}
