@@ -289,6 +289,18 @@ describe('analyzeImpact', () => {
     expect(affected(analyzeImpact({ diff: go, pages }))).toEqual(['reference/client.md']);
   });
 
+  it('finds a route whatever the syntax of its parameters', () => {
+    const routes = [
+      { path: 'api/users.md', text: '# Users\n\n## Get a user\n\n`GET /api/v1/users/{userId}`\n' },
+    ];
+    const diff = filePatch('src/routes.js', [
+      "   router.get('/api/v1/users', listUsers)",
+      "-  router.get('/api/v1/users/:id', getUser)",
+      "+  router.get('/api/v2/users/:id', getUser)",
+    ]);
+    expect(affected(analyzeImpact({ diff, pages: routes }))).toEqual(['api/users.md']);
+  });
+
   it('lists nothing for a lockfile-only diff', () => {
     const diff = filePatch('package-lock.json', [
       '     "node_modules/acme-retry": {',

@@ -30,7 +30,7 @@ const MAX_PAGE_LINE = 2_000;
 /** Name-like words of prose: identifiers, with `-` inside (`max-retries`), after `--` for flags. */
 const PAGE_WORD = /[A-Za-z_$][\w$]*(?:-[A-Za-z0-9_$]+)*/g;
 /** Names written with `.`, `:` or `/` between words (`undici:request:create`, `/users/:id`). */
-const PAGE_COMPOUND = /\/?[\w$@-]+(?:(?:[.:]|\/:?)[\w$@{}-]+)+\/?/g;
+const PAGE_COMPOUND = /\/?[\w$@-]+(?:(?:[.:]|\/:?)[\w$@{}<>-]+)+\/?/g;
 const CONSTANT = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]+\d+$/;
 const FENCE = /^\s{0,3}(```|~~~)/;
 
@@ -53,7 +53,9 @@ export class PageVocabulary {
 
   /** Lines holding a name in any of its spellings (or exactly, for a compound name). */
   find(name: string): PageLine[] {
-    return /[.:/]/.test(name) ? (this.byCompound.get(name) ?? []) : (this.byKey.get(nameKey(name)) ?? []);
+    return /[.:/]/.test(name)
+      ? (this.byCompound.get(compoundKey(name)) ?? [])
+      : (this.byKey.get(nameKey(name)) ?? []);
   }
 
   /** Lines holding a key (words of a name joined by spaces). */
@@ -130,7 +132,8 @@ export class PageVocabulary {
       }
       if (MAY_HOLD_COMPOUND.test(text))
         for (const compound of text.match(PAGE_COMPOUND) ?? [])
-          if (/[A-Za-z]/.test(compound)) keep(compounds, compound, page, line, code ? 'code' : 'prose');
+          if (/[A-Za-z]/.test(compound))
+            keep(compounds, compoundKey(compound), page, line, code ? 'code' : 'prose');
     });
     append(this.byKey, keys);
     append(this.byConstant, constants);
@@ -138,12 +141,23 @@ export class PageVocabulary {
   }
 }
 
+/** Route parameters as frameworks and docs write them: `:id`, `{id}`, `<id>`, `[id]`. */
+const ROUTE_PARAMETER = /(?<=\/):[A-Za-z_]\w*|(?<=\/)\{[^}/]*\}|(?<=\/)<[^>/]*>|(?<=\/)\[[^\]/]*\]/g;
+
+/**
+ * How a compound name is looked up: as written, but with route parameters made alike, so that
+ * the code's `/users/:id` finds the docs' `/users/{id}`.
+ */
+export function compoundKey(name: string): string {
+  return name.includes('/') ? name.replace(ROUTE_PARAMETER, '{}') : name;
+}
+
 /** A quick test before the compound pattern: a separator followed by a word character. */
 const MAY_HOLD_COMPOUND = /[.:/][\w$@{]/;
 
 const HEADING = /^\s{0,3}#{1,6}\s/;
 const HTML_TAG = /<\/?[A-Za-z][^>]*>/g;
-const FIELD_ATTRIBUTE = /\b(?:path|name|field|param|id|title)="([^"]+)"/g;
+const FIELD_ATTRIBUTE = /\b(?:path|name|field|param|query|body|header|id|title)="([^"]+)"/g;
 
 /**
  * The names a line documents: every name of a heading; the first name of a list item, of a table
