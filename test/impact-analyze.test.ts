@@ -197,6 +197,23 @@ describe('analyzeImpact', () => {
     });
   });
 
+  it('tells a stated default from a sentence that sets the option', () => {
+    const docs = [
+      {
+        path: 'options.md',
+        text: '# Options\n\n### `strictMode`\n\n* **Default:** `true`\n\nRejects unknown keys.\n',
+      },
+      {
+        path: 'errors.md',
+        text: '# Errors\n\n| `ERR_UNKNOWN_KEY` | Set `strictMode: true` to reject it. By default keys pass. |\n',
+      },
+    ];
+    const diff = filePatch('src/defaults.ts', ['-  strictMode: true,', '+  strictMode: false,']);
+    const result = analyzeImpact({ diff, pages: docs });
+    expect(affected(result)).toEqual(['options.md']);
+    expect(result.pages.map((page) => page.path)).toEqual(['options.md', 'errors.md']);
+  });
+
   it('finds an environment variable the code no longer reads, on an MDX page', () => {
     const diff = filePatch('src/paths.js', [
       '-const cacheDir = process.env.APP_CACHE_DIR ?? defaultCache()',

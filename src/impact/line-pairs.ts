@@ -44,13 +44,16 @@ export function linePairs(hunk: DiffHunk): LinePair[] {
 
 function matchRun(removed: DiffLine[], added: DiffLine[]): LinePair[] {
   if (removed.length === 0 || added.length === 0 || removed.length * added.length > 400) return [];
+  const texts = new Map(
+    [...removed, ...added].map((line) => [line, codeTokens(line.text).map((token) => token.text)]),
+  );
   const free = new Set(added);
   const pairs: LinePair[] = [];
   for (const old of removed) {
     let best: DiffLine | undefined;
     let bestShare = MIN_SHARED;
     for (const candidate of free) {
-      const share = sharedShare(old.text, candidate.text);
+      const share = sharedShare(texts.get(old)!, texts.get(candidate)!);
       if (share >= bestShare) [best, bestShare] = [candidate, share];
     }
     if (best) {
@@ -61,9 +64,12 @@ function matchRun(removed: DiffLine[], added: DiffLine[]): LinePair[] {
   return pairs;
 }
 
-function sharedShare(left: string, right: string): number {
-  const a = lexLine(left).map((token) => token.text);
-  const b = lexLine(right).map((token) => token.text);
+/** The tokens of a line's code: a trailing comment changes nothing the line does. */
+function codeTokens(line: string): CodeToken[] {
+  return lexLine(line).filter((token) => !token.prose);
+}
+
+function sharedShare(a: readonly string[], b: readonly string[]): number {
   if (a.length === 0 || b.length === 0) return 0;
   const counts = new Map<string, number>();
   for (const text of a) counts.set(text, (counts.get(text) ?? 0) + 1);
@@ -84,8 +90,8 @@ function sharedShare(left: string, right: string): number {
  * subsequence of tokens lines them up.
  */
 export function tokenEdits(pair: LinePair): TokenEdit[] {
-  const oldTokens = lexLine(pair.removed.text);
-  const newTokens = lexLine(pair.added.text);
+  const oldTokens = codeTokens(pair.removed.text);
+  const newTokens = codeTokens(pair.added.text);
   if (oldTokens.length > MAX_PAIRED_TOKENS || newTokens.length > MAX_PAIRED_TOKENS) return [];
   const common = commonSubsequence(oldTokens, newTokens);
   const edits: TokenEdit[] = [];

@@ -57,8 +57,12 @@ function defaultFactor(name: DiffName, specificity: number, saysOldValue: boolea
 
 /** Specificity of any name whose old default the page states. */
 const STATED_DEFAULT_SPECIFICITY = 0.85;
-/** Factor of a changed default the page does not state. */
-const UNSTATED_DEFAULT_FACTOR = 0.6;
+/**
+ * Factor of a changed default the page does not state: the page names the option, maybe in
+ * passing, and nothing it says is known to be wrong. 0.85 x 0.35 stays under the third a sign
+ * needs to list a page (see page-scores.ts): such a page ranks high but is not listed on this alone.
+ */
+const UNSTATED_DEFAULT_FACTOR = 0.35;
 
 /** The line to show: for a changed default, one near the old value; else the best documented one. */
 function bestLine(
@@ -68,13 +72,27 @@ function bestLine(
 ): { line: PageLine; saysOldValue: boolean } {
   const old = name.oldValue?.replace(/^['"`]|['"`]$/g, '');
   if (old) {
-    const near = lines.find((at) => {
-      const pageLines = vocabulary.lines[at.page]!;
-      return pageLines.slice(at.line - 1, at.line + DEFAULT_WINDOW).some((text) => text.includes(old));
-    });
+    const near = lines.find((at) => statesDefault(vocabulary.lines[at.page]!, at, old));
     if (near) return { line: near, saysOldValue: true };
   }
   return { line: lines[0]!, saysOldValue: false };
+}
+
+/** Values too common to recognise a default by: a page says `true` or `0` for many reasons. */
+const PLAIN_VALUE = /^(?:true|false|null|none|nil|undefined|0|1|-1|)$/i;
+
+/**
+ * Whether a page states a name's old default near the line that names it: in the name's own
+ * entry (its heading, list item or table row, and the lines below it), or in a sentence about
+ * defaults around it when the value is distinctive enough not to be there by chance ("By default,
+ * the "request-id" header is used").
+ */
+function statesDefault(lines: readonly string[], at: PageLine, value: string): boolean {
+  if (at.role === 'defines')
+    return lines.slice(at.line - 1, at.line + DEFAULT_WINDOW).some((text) => text.includes(value));
+  if (PLAIN_VALUE.test(value)) return false;
+  const around = lines.slice(Math.max(0, at.line - 1 - DEFAULT_WINDOW), at.line + DEFAULT_WINDOW).join('\n');
+  return around.includes(value) && /\bdefaults?\b/i.test(around);
 }
 
 /** Adds an item to a page's evidence. */

@@ -26,14 +26,19 @@ export const CHANGE_WEIGHT: Record<NameChange, number> = {
 export const CODE_ONLY_FACTOR = 0.7;
 
 /**
- * How rare a name is in the docs, 0-1: 1 on one page, 0 on every page, in between by the log of
- * the share of pages (an IDF scaled by its largest value, so that it reads the same on a site of
- * ten pages and one of a thousand). A name no page has counts as rare.
+ * How rare a name is in the docs, 0-1: 1 on one page, near 0 on every page of a large site, in
+ * between by the log of the share of pages (an IDF scaled by its largest value, so that it reads
+ * the same on a site of fifty pages and one of a thousand). The site is counted with
+ * RARITY_PRIOR_PAGES more pages that hold nothing: on a site of three pages, a name on two of
+ * them is no common word. A name no page has counts as rare.
  */
 export function rarity(pageCount: number, totalPages: number): number {
-  if (pageCount <= 1 || totalPages <= 1) return 1;
-  return Math.max(0, 1 - Math.log(pageCount) / Math.log(totalPages));
+  if (pageCount <= 1) return 1;
+  return Math.max(0, 1 - Math.log(pageCount) / Math.log(totalPages + RARITY_PRIOR_PAGES));
 }
+
+/** Pages added to every site when judging rarity (see `rarity`). */
+const RARITY_PRIOR_PAGES = 10;
 
 /** The weight of a name, from its spelling and how many pages hold it: specificity x rarity. */
 export function nameWeight(name: string, key: string, vocabulary: PageVocabulary): number {
