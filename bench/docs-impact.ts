@@ -108,11 +108,11 @@ function row(label: string, scores: Scores, repo: string | undefined, times?: nu
   const positive = repo ? scores.byRepo[repo]! : scores.overall;
   const quiet = repo ? scores.negatives.byRepo[repo]!.quietRate : scores.quietRate;
   const cells = [
-    label.padEnd(26),
-    positive['recall@5'].toFixed(3),
-    positive['recall@10'].toFixed(3),
-    `${(positive.precision ?? 0).toFixed(3)} (${positive.flagged})`.padEnd(13),
-    quiet.toFixed(3),
+    label.padEnd(LABEL_WIDTH),
+    positive['recall@5'].toFixed(3).padStart(8),
+    positive['recall@10'].toFixed(3).padStart(9),
+    `${(positive.precision ?? 0).toFixed(3)} (${positive.flagged})`.padStart(17),
+    quiet.toFixed(3).padStart(5),
   ];
   if (times) {
     const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
@@ -120,6 +120,17 @@ function row(label: string, scores: Scores, repo: string | undefined, times?: nu
   }
   return cells.join('  ');
 }
+
+const LABEL_WIDTH = 26;
+const HEADER = [
+  ''.padEnd(LABEL_WIDTH),
+  'recall@5',
+  'recall@10',
+  'precision (listed)',
+  'quiet',
+  '   mean',
+  '    max',
+].join('  ');
 
 function describe(testCase: DocsSyncCase, prediction: Prediction): string {
   const expected = new Set(testCase.expected);
@@ -158,14 +169,16 @@ async function main(): Promise<void> {
     if (verbose) console.log(describe(testCase, ours[testCase.id]!));
   }
   const scored = { ours: score(ours), baseline: score(theirs) };
-  console.log(
-    ['', 'recall@5', 'recall@10', 'precision    ', 'quiet', '   mean', '    max'].join('  ').padStart(10),
-  );
+  console.log(HEADER);
   for (const repo of [undefined, ...timesByRepo.keys()]) {
     const label = repo ?? 'all';
     console.log(row(`impact ${label}`, scored.ours, repo, repo ? timesByRepo.get(repo) : times));
     console.log(row(`baseline ${label}`, scored.baseline, repo));
   }
+  console.log(
+    '\nrecall@k over positive cases; precision of the listed pages (how many listed); quiet: share of',
+    '\nnegative cases with nothing listed; time: analyzeImpact per case, the first with module loading.',
+  );
 }
 
 await main();

@@ -42,7 +42,7 @@ export type ImpactEvidence =
       pageLine: PageQuote;
       weight: number;
     }
-  /** A changed code file has the page's name (`lib/reply.js` and `Reply.md`). */
+  /** A changed code file has the page's name (`lib/session.js` and `Session.md`). */
   | { kind: 'file-name'; file: string; weight: number }
   /** The docs search found the page for the diff's words. */
   | { kind: 'search'; words: string[]; weight: number };

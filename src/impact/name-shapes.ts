@@ -8,13 +8,13 @@
 export type NameShape =
   /** camelCase or PascalCase with at least two words: `maxRetries`, `ProxyAgent`. */
   | 'camel'
-  /** Upper-case with underscores or digits: `MAX_RETRIES`, `FST_ERR_NOT_FOUND`, `FSTDEP025`. */
+  /** Upper-case with underscores or digits: `MAX_RETRIES`, `ERR_NOT_FOUND`, `DEP0025`. */
   | 'constant'
   /** Lower-case words joined by `_` or `-`: `max_retries`, `max-retries`. */
   | 'joined'
   /** A command-line flag: `--max-retries`, `-v` is too short to be one. */
   | 'flag'
-  /** Words joined by `.`, `:` or `/` in a string: `undici:request:create`, `/users/:id`. */
+  /** Words joined by `.`, `:` or `/` in a string: `app:request:start`, `/users/:id`. */
   | 'compound'
   /** One plain word: `timeout`, `signal`. */
   | 'word';

@@ -21,7 +21,7 @@ export const CHANGE_WEIGHT: Record<NameChange, number> = {
  * Factor of a name a page only shows in code examples. An example that uses a removed option is
  * as stale as a sentence (and config references are often one commented YAML block), but an
  * example's local variables can share a name with changed code by chance. 0.3 to 0.7 measured
- * the same on the docs-sync cases.
+ * the same in bench/docs-impact.ts.
  */
 export const CODE_ONLY_FACTOR = 0.7;
 

@@ -29,7 +29,7 @@ export const ROLE_RANK: Record<PageLineRole, number> = { defines: 0, prose: 1, c
 const MAX_PAGE_LINE = 2_000;
 /** Name-like words of prose: identifiers, with `-` inside (`max-retries`), after `--` for flags. */
 const PAGE_WORD = /[A-Za-z_$][\w$]*(?:-[A-Za-z0-9_$]+)*/g;
-/** Names written with `.`, `:` or `/` between words (`undici:request:create`, `/users/:id`). */
+/** Names written with `.`, `:` or `/` between words (`app:request:start`, `/users/:id`). */
 const PAGE_COMPOUND = /\/?[\w$@-]+(?:(?:[.:]|\/:?)[\w$@{}<>-]+)+\/?/g;
 const CONSTANT = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]+\d+$/;
 const FENCE = /^\s{0,3}(```|~~~)/;
@@ -58,11 +58,6 @@ export class PageVocabulary {
       : (this.byKey.get(nameKey(name)) ?? []);
   }
 
-  /** Lines holding a key (words of a name joined by spaces). */
-  findKey(key: string): PageLine[] {
-    return this.byKey.get(key) ?? [];
-  }
-
   private readonly pageCounts = new Map<string, number>();
 
   /** Number of pages holding a key. */
@@ -73,11 +68,6 @@ export class PageVocabulary {
       this.pageCounts.set(key, count);
     }
     return count;
-  }
-
-  /** Every key of the docs, for looking up families of names. */
-  keys(): IterableIterator<string> {
-    return this.byKey.keys();
   }
 
   /** Every compound name of the docs, with its lines. */
@@ -224,6 +214,6 @@ function append(index: Map<string, PageLine[]>, page: Map<string, PageLine[]>): 
 }
 
 /** Number of distinct pages among some lines. */
-export function countPages(lines: readonly PageLine[]): number {
+function countPages(lines: readonly PageLine[]): number {
   return new Set(lines.map((at) => at.page)).size;
 }

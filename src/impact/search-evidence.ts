@@ -20,7 +20,7 @@ const WORDS_SHOWN = 8;
  * Evidence from the docs search: the diff's most telling words (those of its changed names, by
  * how often the diff says them and how rare they are in the docs) and the words of the changed
  * files' names, searched with the docs index. It finds the pages that speak of the changed
- * thing without its name (`lib/reply.js` and the Reply page). A page adds SEARCH_WEIGHT x its
+ * thing without its name (`lib/session.js` and the Session page). A page adds SEARCH_WEIGHT x its
  * score over the best page's.
  */
 export function searchEvidence(
