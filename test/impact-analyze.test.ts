@@ -197,6 +197,18 @@ describe('analyzeImpact', () => {
     });
   });
 
+  it('reads a default out of a JSON schema', () => {
+    const diff = filePatch('schema/config.schema.json', [
+      '   "properties": {',
+      '-    "concurrency": { "type": "integer", "default": 4 },',
+      '+    "concurrency": { "type": "integer", "default": 8 },',
+      '   }',
+    ]);
+    const result = analyzeImpact({ diff, pages });
+    expect(affected(result)).toEqual(['configuration.md']);
+    expect(evidenceOf(result, 'configuration.md')[0]).toMatchObject({ name: 'concurrency', oldValue: '4' });
+  });
+
   it('tells a stated default from a sentence that sets the option', () => {
     const docs = [
       {

@@ -268,20 +268,23 @@ function literalOwner(
   let index = start - 1;
   while (index >= 0 && tokens[index]!.kind === 'punct' && CONNECTOR.test(tokens[index]!.text)) index -= 1;
   const first = tokens[index];
-  if (first?.kind !== 'name' || index === start - 1) return undefined;
+  // A key is a name, or a string in JSON and YAML (`"retries": 3`).
+  if ((first?.kind !== 'name' && first?.kind !== 'string') || index === start - 1) return undefined;
   const direct = names.get(keyOf(first));
   if (direct) return direct;
-  for (let back = index - 1; back >= Math.max(0, index - OWNER_REACH); back -= 1) {
-    const token = tokens[back]!;
-    const next = tokens[back + 1]?.text;
-    const key = token.kind === 'string' || (token.kind === 'name' && (next === ':' || next === '='));
-    const owner = key ? names.get(keyOf(token)) : undefined;
-    if (owner) return owner;
-  }
-  return undefined;
+  const reach = tokens.slice(Math.max(0, index - OWNER_REACH), index).reverse();
+  const named = (token: CodeToken | undefined) => (token ? names.get(keyOf(token)) : undefined);
+  const isKey = (token: CodeToken) => {
+    const next = tokens[tokens.indexOf(token) + 1]?.text;
+    return (token.kind === 'name' || token.kind === 'string') && (next === ':' || next === '=');
+  };
+  // The nearest key first (`"retries": { "type": "integer", "default": 3 }`), then a flag the
+  // call declares (`add_argument('--port', type=int, default=8080)`).
+  const key = reach.find((token) => isKey(token) && named(token));
+  const flag = reach.find((token) => token.kind === 'string' && token.text.startsWith('-') && named(token));
+  return named(key ?? flag);
 }
 
-/** The key of the name a token holds (a string's name is read as the string it is). */
 function keyOf(token: CodeToken): string {
   const text = token.kind === 'string' ? JSON.stringify(token.text) : token.text;
   return lineNames(text)[0]?.key ?? '';
