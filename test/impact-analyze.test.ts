@@ -392,6 +392,27 @@ describe('analyzeImpact', () => {
     expect(affected(result)).toEqual([]);
   });
 
+  it('keeps a large docs tree bounded', () => {
+    const paragraph = (index: number) =>
+      `The option${index} setting changes how request${index % 7} and response${index % 11} behave.`;
+    const big = Array.from({ length: 400 }, (_, page) => ({
+      path: `reference/page-${page}.md`,
+      text: [
+        `# Page ${page}`,
+        '',
+        ...Array.from({ length: 120 }, (_, line) => paragraph(page * 120 + line)),
+      ].join('\n'),
+    }));
+    const diff = filePatch('src/cli.ts', [
+      "-    .option('--legacy-output', 'print the version 1 report')",
+      '-    option17: true,',
+    ]);
+    const started = performance.now();
+    const result = analyzeImpact({ diff, pages: [...big, ...pages] });
+    expect(performance.now() - started).toBeLessThan(6_000);
+    expect(affected(result)).toEqual(['cli.md']);
+  });
+
   it('returns at most `limit` pages, most affected first, and never a file that is no page', () => {
     const diff = filePatch('src/cli.ts', [
       "-    .option('--legacy-output', 'print the version 1 report')",

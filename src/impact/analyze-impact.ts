@@ -1,6 +1,8 @@
 import { isDocsPagePath } from '../docs/index.js';
-import type { ParsedDiff } from './diff-types.js';
-import { diffNames } from './diff-names.js';
+import { diffFilePath, type DiffFile, type ParsedDiff } from './diff-types.js';
+import { diffNames, type DiffName } from './diff-names.js';
+import { nameWords } from './name-shapes.js';
+import { fileStem } from './search-evidence.js';
 import { familyEvidence } from './family-evidence.js';
 import { fileNameEvidence } from './file-name-evidence.js';
 import { fileRole } from './file-roles.js';
@@ -42,7 +44,7 @@ export function analyzeImpact(input: ImpactInput): ImpactResult {
   if (code.length === 0 || pages.length === 0) return { pages: [] };
   const tests = diff.files.filter((file) => fileRole(file) === 'test');
   const names = diffNames(code, tests);
-  const vocabulary = new PageVocabulary(pages);
+  const vocabulary = new PageVocabulary(pages, lookedUpKeys(names, code));
   const fresh = newPublicNames(names, vocabulary);
   const ranked = scorePages(
     [
@@ -56,4 +58,23 @@ export function analyzeImpact(input: ImpactInput): ImpactResult {
   );
   const limit = input.limit === undefined ? ranked.length : Math.max(0, Math.floor(input.limit));
   return { pages: ranked.slice(0, limit) };
+}
+
+/**
+ * Every key the evidence looks up in the pages: the changed names, their neighbours, and the
+ * words of both and of the changed files' names (which the search weighs by rarity).
+ */
+function lookedUpKeys(names: readonly DiffName[], codeFiles: readonly DiffFile[]): Set<string> {
+  const keys = new Set<string>();
+  const addWords = (name: string) => nameWords(name).forEach((word) => keys.add(word));
+  for (const name of names) {
+    keys.add(name.key);
+    addWords(name.name);
+    for (const [key, neighbour] of name.neighbours) {
+      keys.add(key);
+      addWords(neighbour.name);
+    }
+  }
+  for (const file of codeFiles) addWords(fileStem(diffFilePath(file)));
+  return keys;
 }

@@ -46,7 +46,16 @@ export class PageVocabulary {
   /** Each page's lines, for quoting evidence. */
   readonly lines: string[][];
 
-  constructor(readonly pages: readonly PageInput[]) {
+  /**
+   * `wanted`, when given, are the only keys looked up later (the diff's names, their neighbours
+   * and words): the others are not indexed, which saves most of the work on a large site.
+   * Upper-case codes and compound names are always indexed, for families.
+   */
+  constructor(
+    readonly pages: readonly PageInput[],
+    private readonly wanted?: ReadonlySet<string>,
+  ) {
+    this.squashedWanted = wanted && new Set([...wanted].map((key) => key.replace(/ /g, '')));
     this.lines = pages.map((page) => page.text.split(/\r?\n/));
     this.lines.forEach((lines, page) => this.addPage(page, lines));
   }
@@ -86,15 +95,22 @@ export class PageVocabulary {
   }
 
   private readonly keyCache = new Map<string, string>();
+  /** The wanted keys without their spaces: what a page word squashes to when it may be one. */
+  private readonly squashedWanted: ReadonlySet<string> | undefined;
 
-  /** Keys of page words, remembered: the same words recur on every page. */
+  /**
+   * The key of a page word, or '' when it is no wanted key. A word's key is its words joined by
+   * spaces; lower-cased without `-` and `_` it must equal a wanted key without spaces, a cheap
+   * test that rules out almost every word of a page before its key is computed.
+   */
   private keyOf(word: string): string {
+    if (this.squashedWanted && !this.squashedWanted.has(word.toLowerCase().replace(/[-_$]/g, ''))) return '';
     let key = this.keyCache.get(word);
     if (key === undefined) {
       key = nameKey(word);
       if (this.keyCache.size < 200_000) this.keyCache.set(word, key);
     }
-    return key;
+    return this.wanted === undefined || this.wanted.has(key) ? key : '';
   }
 
   private addPage(page: number, lines: string[]): void {
@@ -104,27 +120,34 @@ export class PageVocabulary {
     const constants = new Map<string, PageLine[]>();
     const compounds = new Map<string, PageLine[]>();
     let code = false;
-    lines.forEach((text, index) => {
+    for (let index = 0; index < lines.length; index += 1) {
+      const text = lines[index]!;
       if (FENCE.test(text)) {
         code = !code;
-        return;
+        continue;
       }
-      if (text.length > MAX_PAGE_LINE) return;
+      if (text.length > MAX_PAGE_LINE) continue;
       const line = index + 1;
       const lead = code ? undefined : lineLead(text);
-      const role = (word: string): PageLineRole =>
-        code ? 'code' : lead && (lead.all || lead.names.has(word)) ? 'defines' : 'prose';
-      for (const match of text.matchAll(PAGE_WORD)) {
+      PAGE_WORD.lastIndex = 0;
+      for (let match = PAGE_WORD.exec(text); match !== null; match = PAGE_WORD.exec(text)) {
         const word = match[0];
         const key = this.keyOf(word);
-        if (key !== '') keep(keys, key, page, line, role(word));
-        if (CONSTANT.test(word)) keep(constants, word, page, line, role(word));
+        const constant = isUpperCase(word.charCodeAt(0)) && CONSTANT.test(word);
+        if (key === '' && !constant) continue;
+        const role: PageLineRole = code
+          ? 'code'
+          : lead && (lead.all || lead.names.has(word))
+            ? 'defines'
+            : 'prose';
+        if (key !== '') keep(keys, key, page, line, role);
+        if (constant) keep(constants, word, page, line, role);
       }
       if (MAY_HOLD_COMPOUND.test(text))
         for (const compound of text.match(PAGE_COMPOUND) ?? [])
           if (/[A-Za-z]/.test(compound))
             keep(compounds, compoundKey(compound), page, line, code ? 'code' : 'prose');
-    });
+    }
     append(this.byKey, keys);
     append(this.byConstant, constants);
     append(this.byCompound, compounds);
@@ -142,10 +165,16 @@ export function compoundKey(name: string): string {
   return name.includes('/') ? name.replace(ROUTE_PARAMETER, '{}') : name;
 }
 
+function isUpperCase(code: number): boolean {
+  return code >= 65 && code <= 90;
+}
+
 /** A quick test before the compound pattern: a separator followed by a word character. */
 const MAY_HOLD_COMPOUND = /[.:/][\w$@{]/;
 
 const HEADING = /^\s{0,3}#{1,6}\s/;
+/** Lines that may document a name: headings, list items, table rows, code-span openings, fields. */
+const MAY_LEAD = /^\s*(?:[#*+|`-]|\d+[.)])|="/;
 const HTML_TAG = /<\/?[A-Za-z][^>]*>/g;
 const FIELD_ATTRIBUTE = /\b(?:path|name|field|param|query|body|header|id|title)="([^"]+)"/g;
 
@@ -155,6 +184,7 @@ const FIELD_ATTRIBUTE = /\b(?:path|name|field|param|query|body|header|id|title)=
  * field components (`<ParamField path="maxRetries">`). Undefined when the line documents none.
  */
 function lineLead(text: string): { all: boolean; names: Set<string> } | undefined {
+  if (!MAY_LEAD.test(text)) return undefined;
   if (HEADING.test(text)) return { all: true, names: new Set() };
   const names = new Set<string>();
   for (const match of text.matchAll(FIELD_ATTRIBUTE)) names.add(match[1]!.replace(/^-+/, ''));

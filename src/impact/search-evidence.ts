@@ -31,8 +31,11 @@ export function searchEvidence(
   const evidence: PageEvidence = new Map();
   const words = queryWords(codeFiles, names, vocabulary);
   if (words.length === 0) return evidence;
-  const pages = new Map(vocabulary.pages.map((page, index) => [urlPathFromFile(page.path), index]));
-  const index = DocsIndex.build(vocabulary.pages.map((page) => ({ path: page.path, content: page.text })));
+  const searched = searchedPages(words, vocabulary);
+  const pages = new Map(searched.map((index) => [urlPathFromFile(vocabulary.pages[index]!.path), index]));
+  const index = DocsIndex.build(
+    searched.map((page) => ({ path: vocabulary.pages[page]!.path, content: vocabulary.pages[page]!.text })),
+  );
   try {
     const hits = index.search(words.join(' '), { limit: SEARCHED_PAGES, snippets: false });
     const top = Math.max(...hits.map((hit) => hit.score), Number.MIN_VALUE);
@@ -49,6 +52,36 @@ export function searchEvidence(
     index.close();
   }
   return evidence;
+}
+
+/**
+ * The pages searched: all of them on a site of up to MAX_INDEXED_PAGES pages; on a larger one,
+ * the MAX_INDEXED_PAGES that hold the most of the query's words (each weighed by its rarity).
+ * Indexing takes most of the analysis's time on a large site (about a second for 400 pages), and
+ * a page holding none of the words is never found anyway.
+ */
+function searchedPages(words: readonly string[], vocabulary: PageVocabulary): number[] {
+  const all = vocabulary.pages.map((_, index) => index);
+  if (all.length <= MAX_INDEXED_PAGES) return all;
+  const held = new Map<number, number>();
+  for (const word of words) {
+    const weight = rarity(vocabulary.pageCount(word), vocabulary.pages.length);
+    for (const page of new Set(vocabulary.find(word).map((at) => at.page)))
+      held.set(page, (held.get(page) ?? 0) + weight);
+  }
+  return [...held]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, MAX_INDEXED_PAGES)
+    .map(([page]) => page)
+    .sort((a, b) => a - b);
+}
+
+/** Pages indexed for the search at most (see `searchedPages`). */
+const MAX_INDEXED_PAGES = 150;
+
+/** A file's name without its folders and extension (`lib/env-proxy.js` -> `env-proxy`). */
+export function fileStem(path: string): string {
+  return (path.split('/').pop() ?? '').replace(/\.[^.]*$/, '');
 }
 
 /** The words to search, most telling first. */
