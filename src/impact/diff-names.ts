@@ -105,15 +105,23 @@ export function diffNames(codeFiles: readonly DiffFile[], testFiles: readonly Di
   const hunks = readHunks(codeFiles);
   const sides = countSides(hunks);
   const names = new Map<string, DiffName>();
+  const shown = new Map<string, number>();
   for (const occurrence of hunks.flat()) {
-    if (occurrence.line.kind === 'context' || names.has(occurrence.key)) continue;
-    names.set(occurrence.key, newName(occurrence, sides.get(occurrence.key)!));
-  }
-  for (const occurrence of hunks.flat()) {
-    const name = names.get(occurrence.key)!;
     if (occurrence.line.kind === 'context') continue;
+    let name = names.get(occurrence.key);
+    if (!name) {
+      name = newName(occurrence, sides.get(occurrence.key)!);
+      names.set(occurrence.key, name);
+    }
+    // The line shown for a name is the one that shows best what happened to it.
+    const telling = tellingness(occurrence, name.change);
+    if (telling > (shown.get(occurrence.key) ?? -1)) {
+      shown.set(occurrence.key, telling);
+      name.name = occurrence.name;
+      name.at = location(occurrence.line, occurrence.file);
+    }
     if (!name.files.includes(occurrence.file) && name.files.length < 10) name.files.push(occurrence.file);
-    if (occurrence.definition && exports(occurrence)) name.exported = true;
+    if (occurrence.definition && isExported(occurrence)) name.exported = true;
   }
   markEdits(codeFiles, names);
   const testHunks = readHunks(testFiles);
@@ -147,18 +155,30 @@ function countSides(hunks: Occurrence[][]): Map<string, Sides> {
   return sides;
 }
 
+/**
+ * How well an occurrence shows a name's change: a definition on the side that changed (the
+ * removed line for what went away, the added one for what came) best, then code, then comments.
+ */
+function tellingness(occurrence: Occurrence, change: NameChange): number {
+  const side = change === 'removed' ? 'removed' : change === 'added' ? 'added' : occurrence.line.kind;
+  return (
+    (occurrence.line.kind === side ? 4 : 0) + (occurrence.definition ? 2 : 0) + (occurrence.prose ? 0 : 1)
+  );
+}
+
+/** What the diff did to a name, from where it is written (before edits are read). */
+function changeOf(side: Sides): NameChange {
+  // A name only mentioned in comments and messages changed nothing the code does.
+  if (side.code === 0) return 'changed';
+  const gone = side.removed > 0 && side.added + side.context === 0;
+  // A name only used on removed lines is still defined elsewhere: the code stopped using it here.
+  if (gone) return side.removedDefinitions > 0 ? 'removed' : 'changed';
+  return side.added > 0 && side.removed + side.context === 0 ? 'added' : 'changed';
+}
+
 function newName(occurrence: Occurrence, side: Sides): DiffName {
   const gone = side.removed > 0 && side.added + side.context === 0;
-  const fresh = side.added > 0 && side.removed + side.context === 0;
-  // A name only used on removed lines is still defined elsewhere: the code stopped using it here.
-  const change: NameChange =
-    side.code === 0
-      ? 'changed'
-      : gone && side.removedDefinitions > 0
-        ? 'removed'
-        : fresh
-          ? 'added'
-          : 'changed';
+  const change = changeOf(side);
   return {
     name: occurrence.name,
     key: occurrence.key,
@@ -176,7 +196,7 @@ function newName(occurrence: Occurrence, side: Sides): DiffName {
 const EXPORTING_LINE = /^\s*(?:export\s|pub(?:\([\w:]+\))?\s|public\s|module\.exports|exports\.|__all__)/;
 
 /** Whether a name's occurrence makes it part of its module's interface. */
-function exports(occurrence: Occurrence): boolean {
+function isExported(occurrence: Occurrence): boolean {
   if (EXPORTING_LINE.test(occurrence.line.text)) return true;
   // Go exports what it declares with a capital letter.
   return occurrence.file.endsWith('.go') && /^[A-Z]/.test(occurrence.name) && !occurrence.prose;
