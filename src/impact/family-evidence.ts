@@ -62,7 +62,7 @@ export function familyEvidence(newNames: readonly DiffName[], vocabulary: PageVo
         kind: 'family',
         name: name.name,
         family: family.label,
-        members: members.slice(0, MEMBERS_SHOWN),
+        members: [...members].sort((a, b) => family.nearness(b) - family.nearness(a)).slice(0, MEMBERS_SHOWN),
         diffLine: name.at,
         pageLine: { line: line.line, text: vocabulary.text(line) },
         weight: FAMILY_WEIGHT * share * (1 - Math.exp(-members.length / 2)),

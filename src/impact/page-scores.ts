@@ -56,7 +56,9 @@ export function scorePages(evidence: readonly PageEvidence[], pages: readonly Pa
       path: pages[page]!.path,
       score: Math.round(score * 1000) / 1000,
       affected: score >= AFFECTED_SCORE,
-      evidence: items.sort((a, b) => b.weight - a.weight),
+      evidence: items
+        .sort((a, b) => b.weight - a.weight)
+        .map((item) => ({ ...item, weight: Math.round(item.weight * 1000) / 1000 })),
       uncapped: combine(items, NO_CAPS) * factor,
     });
   }
