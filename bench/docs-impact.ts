@@ -1,0 +1,184 @@
+/**
+ * Docs impact on real histories: `npx tsx bench/docs-impact.ts [--verbose] [--case <id>]...`.
+ *
+ * Reads the docs-sync cases (`../shared/docs-sync` beside the repository; without them it says so
+ * and exits 0): each is a real commit's code patch and its docs tree before the commit, with the
+ * pages the commit changed (none for the negative cases). For each case it runs `analyzeImpact`
+ * (ranked: every page with evidence; listed: the pages it calls affected) and a baseline, plain
+ * BM25 of the changed lines' words over the pages with its top three listed. Both are scored by
+ * the cases' own `score.mjs` (spawned on a temporary predictions file, so the definitions are
+ * exactly the reference's): recall@5 and @10 over the positive cases, precision of the listed
+ * pages, and the quiet rate (negatives with nothing listed); overall and by repository. Time is
+ * that of `analyzeImpact` alone (the tarball is already in memory), mean and max per case.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDocsPagePath } from '../src/docs/index.js';
+import { analyzeImpact } from '../src/impact/index.js';
+import { DOCS_SYNC_DIR, hasDocsSyncCases, loadDocsSyncCases, type DocsSyncCase } from './docs-sync-cases.js';
+
+interface Prediction {
+  ranked: string[];
+  flagged: string[];
+}
+
+type Predictions = Record<string, Prediction>;
+
+const BASELINE_LISTED = 3;
+
+/** Test files, by path: their lines are left out of the baseline's query. */
+const TEST_PATH = /(?:^|\/)(?:tests?|__tests__)\/|[.-](?:test|spec)\.\w+$/;
+
+/** The changed lines (added and removed) of the patch's files that are not tests. */
+function changedCodeLines(patch: string): string {
+  const lines: string[] = [];
+  let test = false;
+  for (const line of patch.split('\n')) {
+    if (line.startsWith('diff --git ')) test = TEST_PATH.test(line.split(' b/').pop() ?? '');
+    else if (!test && /^[+-]/.test(line) && !/^(?:\+\+\+|---) /.test(line)) lines.push(line.slice(1));
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Plain BM25 (k1 1.2, b 0.75) over whole pages of the distinct lower-case words of the changed
+ * lines of the files that are not tests.
+ */
+function baseline(testCase: DocsSyncCase): Prediction {
+  const pages = testCase.files.filter((file) => isDocsPagePath(file.path));
+  const words = (text: string) => text.toLowerCase().match(/[a-z0-9_]+/g) ?? [];
+  const query = new Set(words(changedCodeLines(testCase.patch)));
+  const documents = pages.map((page) => {
+    const counts = new Map<string, number>();
+    const list = words(page.text);
+    for (const word of list) counts.set(word, (counts.get(word) ?? 0) + 1);
+    return { path: page.path, counts, length: list.length };
+  });
+  const average =
+    documents.reduce((sum, document) => sum + document.length, 0) / Math.max(1, documents.length);
+  const frequency = new Map<string, number>();
+  for (const document of documents)
+    for (const word of document.counts.keys())
+      if (query.has(word)) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const scored = documents.map((document) => {
+    let score = 0;
+    for (const word of query) {
+      const count = document.counts.get(word) ?? 0;
+      if (count === 0) continue;
+      const df = frequency.get(word)!;
+      const idf = Math.log(1 + (documents.length - df + 0.5) / (df + 0.5));
+      score += (idf * count * 2.2) / (count + 1.2 * (0.25 + (0.75 * document.length) / average));
+    }
+    return { path: document.path, score };
+  });
+  const ranked = scored
+    .filter((entry) => entry.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .map((entry) => entry.path);
+  return { ranked, flagged: ranked.slice(0, BASELINE_LISTED) };
+}
+
+interface Scores {
+  overall: { 'recall@5': number; 'recall@10': number; precision: number | null; flagged: number };
+  byRepo: Record<
+    string,
+    { 'recall@5': number; 'recall@10': number; precision: number | null; flagged: number }
+  >;
+  quietRate: number;
+  negatives: { byRepo: Record<string, { quietRate: number }> };
+}
+
+/** Scores predictions with the cases' `score.mjs`. */
+function score(predictions: Predictions): Scores {
+  const folder = mkdtempSync(join(tmpdir(), 'docs-impact-'));
+  try {
+    const file = join(folder, 'predictions.json');
+    writeFileSync(file, JSON.stringify(predictions));
+    const run = spawnSync(process.execPath, [join(DOCS_SYNC_DIR, 'score.mjs'), file], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`score.mjs failed: ${run.stderr}`);
+    return JSON.parse(run.stdout) as Scores;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+function row(label: string, scores: Scores, repo: string | undefined, times?: number[]): string {
+  const positive = repo ? scores.byRepo[repo]! : scores.overall;
+  const quiet = repo ? scores.negatives.byRepo[repo]!.quietRate : scores.quietRate;
+  const cells = [
+    label.padEnd(LABEL_WIDTH),
+    positive['recall@5'].toFixed(3).padStart(8),
+    positive['recall@10'].toFixed(3).padStart(9),
+    `${(positive.precision ?? 0).toFixed(3)} (${positive.flagged})`.padStart(17),
+    quiet.toFixed(3).padStart(5),
+  ];
+  if (times) {
+    const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
+    cells.push(`${mean.toFixed(0)} ms`.padStart(7), `${Math.max(...times).toFixed(0)} ms`.padStart(7));
+  }
+  return cells.join('  ');
+}
+
+const LABEL_WIDTH = 26;
+const HEADER = [
+  ''.padEnd(LABEL_WIDTH),
+  'recall@5',
+  'recall@10',
+  'precision (listed)',
+  'quiet',
+  '   mean',
+  '    max',
+].join('  ');
+
+function describe(testCase: DocsSyncCase, prediction: Prediction): string {
+  const expected = new Set(testCase.expected);
+  const mark = (path: string) => (expected.has(path) ? `*${path}` : path);
+  return [
+    `${testCase.id} (${testCase.kind}) expected: ${testCase.expected.join(', ') || '-'}`,
+    `  ranked: ${prediction.ranked.slice(0, 10).map(mark).join(', ')}`,
+    `  listed: ${prediction.flagged.map(mark).join(', ') || '-'}`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  if (!hasDocsSyncCases()) {
+    console.log(`No docs-sync cases at ${DOCS_SYNC_DIR}: nothing to measure.`);
+    return;
+  }
+  const args = process.argv.slice(2);
+  const verbose = args.includes('--verbose');
+  const only = args.flatMap((arg, index) => (args[index - 1] === '--case' ? [arg] : []));
+  const cases = await loadDocsSyncCases(DOCS_SYNC_DIR, only.length > 0 ? only : undefined);
+  const ours: Predictions = {};
+  const theirs: Predictions = {};
+  const times: number[] = [];
+  const timesByRepo = new Map<string, number[]>();
+  for (const testCase of cases) {
+    const started = performance.now();
+    const result = analyzeImpact({ diff: testCase.patch, pages: testCase.files });
+    const elapsed = performance.now() - started;
+    times.push(elapsed);
+    timesByRepo.set(testCase.repo, [...(timesByRepo.get(testCase.repo) ?? []), elapsed]);
+    ours[testCase.id] = {
+      ranked: result.pages.map((page) => page.path),
+      flagged: result.pages.filter((page) => page.affected).map((page) => page.path),
+    };
+    theirs[testCase.id] = baseline(testCase);
+    if (verbose) console.log(describe(testCase, ours[testCase.id]!));
+  }
+  const scored = { ours: score(ours), baseline: score(theirs) };
+  console.log(HEADER);
+  for (const repo of [undefined, ...timesByRepo.keys()]) {
+    const label = repo ?? 'all';
+    console.log(row(`impact ${label}`, scored.ours, repo, repo ? timesByRepo.get(repo) : times));
+    console.log(row(`baseline ${label}`, scored.baseline, repo));
+  }
+  console.log(
+    '\nrecall@k over positive cases; precision of the listed pages (how many listed); quiet: share of',
+    '\nnegative cases with nothing listed; time: analyzeImpact per case, the first with module loading.',
+  );
+}
+
+await main();

@@ -1,0 +1,80 @@
+import { isDocsPagePath } from '../docs/index.js';
+import { diffFilePath, type DiffFile, type ParsedDiff } from './diff-types.js';
+import { diffNames, type DiffName } from './diff-names.js';
+import { nameWords } from './name-shapes.js';
+import { fileStem } from './search-evidence.js';
+import { familyEvidence } from './family-evidence.js';
+import { fileNameEvidence } from './file-name-evidence.js';
+import { fileRole } from './file-roles.js';
+import type { ImpactResult } from './impact-types.js';
+import { nameEvidence } from './name-evidence.js';
+import { newPublicNames } from './new-names.js';
+import { pageCopies } from './page-kinds.js';
+import { scorePages } from './page-scores.js';
+import { PageVocabulary, type PageInput } from './page-vocabulary.js';
+import { parseUnifiedDiff } from './parse-unified-diff.js';
+import { searchEvidence } from './search-evidence.js';
+import { siblingEvidence } from './sibling-evidence.js';
+
+export interface ImpactInput {
+  /** Unified diff text (`git diff`, `diff -u`), or an already parsed diff. */
+  diff: string | ParsedDiff;
+  /**
+   * The docs pages, paths relative to the docs root. Files that are not pages (`isDocsPagePath`:
+   * not `.md`/`.mdx`, READMEs, snippets, dot- and underscore-folders) are ignored, and so are
+   * translations and old-version copies of another page (see `pageCopies`).
+   */
+  pages: readonly PageInput[];
+  /** Pages returned at most, most affected first; default all with any evidence. */
+  limit?: number;
+}
+
+/**
+ * Ranks the docs pages a code change makes stale, each with its evidence. Pure: no file system,
+ * no network (the docs search runs in an in-memory SQLite database that is closed on return).
+ * Only code files count; tests, lockfiles, generated, vendored, binary, CI and docs files in the
+ * diff never make a page stale on their own.
+ */
+export function analyzeImpact(input: ImpactInput): ImpactResult {
+  const diff = typeof input.diff === 'string' ? parseUnifiedDiff(input.diff) : input.diff;
+  const candidates = input.pages.filter((page) => isDocsPagePath(page.path));
+  const copies = pageCopies(candidates.map((page) => page.path));
+  const pages = candidates.filter((page) => !copies.has(page.path));
+  const code = diff.files.filter((file) => fileRole(file) === 'code');
+  if (code.length === 0 || pages.length === 0) return { pages: [] };
+  const tests = diff.files.filter((file) => fileRole(file) === 'test');
+  const names = diffNames(code, tests);
+  const vocabulary = new PageVocabulary(pages, lookedUpKeys(names, code));
+  const fresh = newPublicNames(names, vocabulary);
+  const ranked = scorePages(
+    [
+      nameEvidence(names, vocabulary),
+      siblingEvidence(fresh, vocabulary),
+      familyEvidence(fresh, vocabulary),
+      fileNameEvidence(code, pages),
+      searchEvidence(code, names, vocabulary),
+    ],
+    pages,
+  );
+  const limit = input.limit === undefined ? ranked.length : Math.max(0, Math.floor(input.limit));
+  return { pages: ranked.slice(0, limit) };
+}
+
+/**
+ * Every key the evidence looks up in the pages: the changed names, their neighbours, and the
+ * words of both and of the changed files' names (which the search weighs by rarity).
+ */
+function lookedUpKeys(names: readonly DiffName[], codeFiles: readonly DiffFile[]): Set<string> {
+  const keys = new Set<string>();
+  const addWords = (name: string) => nameWords(name).forEach((word) => keys.add(word));
+  for (const name of names) {
+    keys.add(name.key);
+    addWords(name.name);
+    for (const [key, neighbour] of name.neighbours) {
+      keys.add(key);
+      addWords(neighbour.name);
+    }
+  }
+  for (const file of codeFiles) addWords(fileStem(diffFilePath(file)));
+  return keys;
+}

@@ -1,0 +1,365 @@
+import type { CodeToken } from './code-tokens.js';
+import type { DiffFile, DiffLine } from './diff-types.js';
+import { diffFilePath } from './diff-types.js';
+import { lineNames } from './line-names.js';
+import { linePairs, tokenEdits, type TokenEdit } from './line-pairs.js';
+
+/**
+ * What the diff did to a name:
+ * - `removed`: defined on removed lines and nowhere in the code after the change;
+ * - `renamed`: removed, and an added name took its place on the same line;
+ * - `default-changed`: a literal beside it changed (`retries = 3` -> `retries = 5`);
+ * - `added`: on added lines and nowhere in the code before the change;
+ * - `changed`: still there but used differently: on removed and added lines alike, or only
+ *   used (not defined) on removed lines, or only mentioned in comments and messages.
+ */
+export type NameChange = 'removed' | 'renamed' | 'default-changed' | 'added' | 'changed';
+
+/** A line of the diff, as a person finds it: the file, the line number on its side, its text. */
+export interface DiffLocation {
+  file: string;
+  line: number;
+  text: string;
+}
+
+/** A name near another in the diff, and how strongly: the sum over hunks of its nearness (0-1). */
+export interface Neighbour {
+  name: string;
+  nearness: number;
+}
+
+/** A name the diff changed, with where and how. */
+export interface DiffName {
+  name: string;
+  key: string;
+  change: NameChange;
+  /** For `renamed`: the name that took its place. */
+  renamedTo?: string;
+  /** For `default-changed`: the literal before and after. */
+  oldValue?: string;
+  newValue?: string;
+  /** The line that shows the change best (the removed line for what went away). */
+  at: DiffLocation;
+  /** Changed lines of code that hold it. */
+  lines: number;
+  /** Code files whose changed lines hold it. */
+  files: string[];
+  /** The changed lines define it (a declaration, key, parameter, assignment or string). */
+  defined: boolean;
+  /** Tests' changed lines hold it, so it is likely used from outside. */
+  tested: boolean;
+  /** A changed line exports it (`export`, `pub`, `public`, `module.exports`, `__all__`, a Go capital). */
+  exported: boolean;
+  /**
+   * The names written near it in the code and tests, by key: a new option sits among its
+   * siblings, and the siblings that follow it from hunk to hunk are the ones that matter.
+   */
+  neighbours: Map<string, Neighbour>;
+}
+
+/** Changed and context lines of code read at most: the rest of a huge diff is not read. */
+export const MAX_CODE_LINES = 20_000;
+/** Neighbours kept per name, strongest first. */
+const MAX_NEIGHBOURS = 40;
+/** Lines apart at most for two names to be neighbours: beyond a screen they are another subject. */
+const NEIGHBOUR_WINDOW = 20;
+/** Lines apart at which a neighbour counts half. */
+const HALF_DISTANCE = 3;
+/** Tokens of one line that count as one line apart. */
+const TOKENS_PER_LINE = 12;
+/**
+ * Nearness in tests counts this much of nearness in code: a test calls the new option beside its
+ * siblings, but also beside the test framework and whatever the scenario needs.
+ */
+const TEST_NEARNESS = 0.5;
+/** Edited line pairs compared at most (each is a token alignment). */
+const MAX_PAIRS = 5_000;
+
+interface Occurrence {
+  key: string;
+  name: string;
+  line: DiffLine;
+  file: string;
+  /** Index of the line in its hunk, and of the token in its line. */
+  position: number;
+  token: number;
+  prose: boolean;
+  definition: boolean;
+}
+
+interface Sides {
+  removed: number;
+  added: number;
+  context: number;
+  removedDefinitions: number;
+  addedDefinitions: number;
+  /** Occurrences on changed lines outside comments and sentences. */
+  code: number;
+}
+
+/**
+ * The names a diff's code files changed. Test files never make a name changed; they mark names
+ * as tested and show which names are used together.
+ */
+export function diffNames(codeFiles: readonly DiffFile[], testFiles: readonly DiffFile[] = []): DiffName[] {
+  const hunks = readHunks(codeFiles);
+  const sides = countSides(hunks);
+  const names = new Map<string, DiffName>();
+  const shown = new Map<string, number>();
+  for (const occurrence of hunks.flat()) {
+    if (occurrence.line.kind === 'context') continue;
+    let name = names.get(occurrence.key);
+    if (!name) {
+      name = newName(occurrence, sides.get(occurrence.key)!);
+      names.set(occurrence.key, name);
+    }
+    // The line shown for a name is the one that shows best what happened to it.
+    const telling = tellingness(occurrence, name.change);
+    if (telling > (shown.get(occurrence.key) ?? -1)) {
+      shown.set(occurrence.key, telling);
+      name.name = occurrence.name;
+      name.at = location(occurrence.line, occurrence.file);
+    }
+    if (!name.files.includes(occurrence.file) && name.files.length < 10) name.files.push(occurrence.file);
+    if (occurrence.definition && isExported(occurrence)) name.exported = true;
+  }
+  markEdits(codeFiles, names);
+  const testHunks = readHunks(testFiles);
+  for (const occurrence of testHunks.flat()) {
+    const name = names.get(occurrence.key);
+    if (name && occurrence.line.kind !== 'context') name.tested = true;
+  }
+  addNeighbours(hunks, names, 1);
+  addNeighbours(testHunks, names, TEST_NEARNESS);
+  trimNeighbours(names);
+  return [...names.values()];
+}
+
+function countSides(hunks: Occurrence[][]): Map<string, Sides> {
+  const sides = new Map<string, Sides>();
+  for (const { key, line, prose, definition } of hunks.flat()) {
+    const side = sides.get(key) ?? {
+      removed: 0,
+      added: 0,
+      context: 0,
+      removedDefinitions: 0,
+      addedDefinitions: 0,
+      code: 0,
+    };
+    side[line.kind] += 1;
+    if (line.kind === 'removed' && definition) side.removedDefinitions += 1;
+    if (line.kind === 'added' && definition) side.addedDefinitions += 1;
+    if (line.kind !== 'context' && !prose) side.code += 1;
+    sides.set(key, side);
+  }
+  return sides;
+}
+
+/**
+ * How well an occurrence shows a name's change: a definition on the side that changed (the
+ * removed line for what went away, the added one for what came) best, then code, then comments.
+ */
+function tellingness(occurrence: Occurrence, change: NameChange): number {
+  const side = change === 'removed' ? 'removed' : change === 'added' ? 'added' : occurrence.line.kind;
+  return (
+    (occurrence.line.kind === side ? 4 : 0) + (occurrence.definition ? 2 : 0) + (occurrence.prose ? 0 : 1)
+  );
+}
+
+/** What the diff did to a name, from where it is written (before edits are read). */
+function changeOf(side: Sides): NameChange {
+  // A name only mentioned in comments and messages changed nothing the code does.
+  if (side.code === 0) return 'changed';
+  const gone = side.removed > 0 && side.added + side.context === 0;
+  // A name only used on removed lines is still defined elsewhere: the code stopped using it here.
+  if (gone) return side.removedDefinitions > 0 ? 'removed' : 'changed';
+  return side.added > 0 && side.removed + side.context === 0 ? 'added' : 'changed';
+}
+
+function newName(occurrence: Occurrence, side: Sides): DiffName {
+  const gone = side.removed > 0 && side.added + side.context === 0;
+  const change = changeOf(side);
+  return {
+    name: occurrence.name,
+    key: occurrence.key,
+    change,
+    at: location(occurrence.line, occurrence.file),
+    lines: side.removed + side.added,
+    files: [],
+    defined: (gone ? side.removedDefinitions : side.addedDefinitions) > 0,
+    tested: false,
+    exported: false,
+    neighbours: new Map(),
+  };
+}
+
+const EXPORTING_LINE = /^\s*(?:export\s|pub(?:\([\w:]+\))?\s|public\s|module\.exports|exports\.|__all__)/;
+
+/** Whether a name's occurrence makes it part of its module's interface. */
+function isExported(occurrence: Occurrence): boolean {
+  if (EXPORTING_LINE.test(occurrence.line.text)) return true;
+  // Go exports what it declares with a capital letter.
+  return occurrence.file.endsWith('.go') && /^[A-Z]/.test(occurrence.name) && !occurrence.prose;
+}
+
+function readHunks(files: readonly DiffFile[]): Occurrence[][] {
+  const hunks: Occurrence[][] = [];
+  let budget = MAX_CODE_LINES;
+  for (const file of files)
+    for (const hunk of file.hunks) {
+      if (budget <= 0) return hunks;
+      const occurrences: Occurrence[] = [];
+      hunk.lines.slice(0, budget).forEach((line, position) => {
+        for (const { name, key, token, prose, definition } of lineNames(line.text))
+          occurrences.push({ key, name, line, file: diffFilePath(file), position, token, prose, definition });
+      });
+      budget -= hunk.lines.length;
+      hunks.push(occurrences);
+    }
+  return hunks;
+}
+
+function location(line: DiffLine, file: string): DiffLocation {
+  return { file, line: line.newLine ?? line.oldLine ?? 0, text: line.text.trim() };
+}
+
+/** Renames and changed defaults, read from the edited line pairs of every hunk. */
+function markEdits(files: readonly DiffFile[], names: Map<string, DiffName>): void {
+  let budget = MAX_PAIRS;
+  for (const file of files)
+    for (const hunk of file.hunks) {
+      if (budget <= 0) return;
+      for (const pair of linePairs(hunk)) {
+        budget -= 1;
+        const path = diffFilePath(file);
+        for (const edit of tokenEdits(pair)) {
+          markRename(edit, names, location(pair.removed, path));
+          markDefault(edit, names, location(pair.added, path));
+        }
+      }
+    }
+}
+
+function markRename(edit: TokenEdit, names: Map<string, DiffName>, at: DiffLocation): void {
+  const before = edit.oldTokens.slice(...edit.oldRange).filter((token) => token.kind === 'name');
+  const after = edit.newTokens.slice(...edit.newRange).filter((token) => token.kind === 'name');
+  if (before.length !== 1 || after.length !== 1) return;
+  const old = names.get(keyOf(before[0]!));
+  const replacement = names.get(keyOf(after[0]!));
+  if (old?.change !== 'removed' || replacement?.change !== 'added') return;
+  old.change = 'renamed';
+  old.renamedTo = replacement.name;
+  old.at = at;
+}
+
+const LITERAL = new Set(['string', 'number', 'keyword-literal']);
+
+function markDefault(edit: TokenEdit, names: Map<string, DiffName>, at: DiffLocation): void {
+  const before = edit.oldTokens.slice(...edit.oldRange);
+  const after = edit.newTokens.slice(...edit.newRange);
+  const literalOnly = (tokens: CodeToken[]) =>
+    tokens.some((token) => LITERAL.has(token.kind)) &&
+    tokens.every((token) => LITERAL.has(token.kind) || token.kind === 'punct');
+  if (!literalOnly(before) || !literalOnly(after)) return;
+  const name = literalOwner(edit.oldTokens, edit.oldRange[0], names);
+  if (!name || (name.change !== 'changed' && name.change !== 'default-changed')) return;
+  name.change = 'default-changed';
+  name.oldValue = before.map((token) => quoteLiteral(token)).join('');
+  name.newValue = after.map((token) => quoteLiteral(token)).join('');
+  name.at = at;
+}
+
+/** Punctuation between a name and the value it is given: `=`, `:`, `??`, `||`, `? :`. */
+const CONNECTOR = /^[=:?|&!<>]$/;
+/** Tokens looked back through for the key that owns a literal (`retries: { default: 3 }`). */
+const OWNER_REACH = 12;
+
+/**
+ * The name a literal at `start` is the value of: the name just before it across connectors only
+ * (not a call's `(` or an argument list's `,`: `f('x')` gives `f` no default), or else, when that
+ * name is no changed name (`default:` of a schema, `default=` of an option declaration), the
+ * nearest changed key or string before it (`add_argument('--port', type=int, default=8080)`).
+ */
+function literalOwner(
+  tokens: CodeToken[],
+  start: number,
+  names: Map<string, DiffName>,
+): DiffName | undefined {
+  let index = start - 1;
+  while (index >= 0 && tokens[index]!.kind === 'punct' && CONNECTOR.test(tokens[index]!.text)) index -= 1;
+  const first = tokens[index];
+  // A key is a name, or a string in JSON and YAML (`"retries": 3`).
+  if ((first?.kind !== 'name' && first?.kind !== 'string') || index === start - 1) return undefined;
+  const direct = names.get(keyOf(first));
+  if (direct) return direct;
+  const reach = tokens.slice(Math.max(0, index - OWNER_REACH), index).reverse();
+  const named = (token: CodeToken | undefined) => (token ? names.get(keyOf(token)) : undefined);
+  const isKey = (token: CodeToken) => {
+    const next = tokens[tokens.indexOf(token) + 1]?.text;
+    return (token.kind === 'name' || token.kind === 'string') && (next === ':' || next === '=');
+  };
+  // The nearest key first (`"retries": { "type": "integer", "default": 3 }`), then a flag the
+  // call declares (`add_argument('--port', type=int, default=8080)`).
+  const key = reach.find((token) => isKey(token) && named(token));
+  const flag = reach.find((token) => token.kind === 'string' && token.text.startsWith('-') && named(token));
+  return named(key ?? flag);
+}
+
+function keyOf(token: CodeToken): string {
+  const text = token.kind === 'string' ? JSON.stringify(token.text) : token.text;
+  return lineNames(text)[0]?.key ?? '';
+}
+
+function quoteLiteral(token: CodeToken): string {
+  return token.kind === 'string' ? `'${token.text}'` : token.text;
+}
+
+/**
+ * Every name's neighbours: in each hunk, the other names within NEIGHBOUR_WINDOW lines, by their
+ * nearness (1 on the same spot, 1/2 at HALF_DISTANCE lines), the best in the hunk; summed over hunks.
+ */
+function addNeighbours(hunks: Occurrence[][], names: Map<string, DiffName>, factor: number): void {
+  for (const occurrences of hunks) {
+    const best = new Map<DiffName, Map<string, Neighbour>>();
+    let first = 0;
+    for (const occurrence of occurrences) {
+      const name = names.get(occurrence.key);
+      if (!name || occurrence.prose) continue;
+      while (
+        first < occurrences.length &&
+        occurrences[first]!.position < occurrence.position - NEIGHBOUR_WINDOW
+      )
+        first += 1;
+      const found = best.get(name) ?? new Map<string, Neighbour>();
+      best.set(name, found);
+      for (let index = first; index < occurrences.length; index += 1) {
+        const other = occurrences[index]!;
+        if (other.position > occurrence.position + NEIGHBOUR_WINDOW) break;
+        if (other.key === name.key || other.prose) continue;
+        const nearness = (factor * HALF_DISTANCE) / (HALF_DISTANCE + distance(occurrence, other));
+        if (nearness > (found.get(other.key)?.nearness ?? 0))
+          found.set(other.key, { name: other.name, nearness });
+      }
+    }
+    for (const [name, found] of best)
+      for (const [key, { name: spelled, nearness }] of found) {
+        const total = (name.neighbours.get(key)?.nearness ?? 0) + nearness;
+        name.neighbours.set(key, { name: spelled, nearness: total });
+      }
+  }
+}
+
+/** Keeps each name's MAX_NEIGHBOURS strongest neighbours. */
+function trimNeighbours(names: Map<string, DiffName>): void {
+  for (const name of names.values())
+    if (name.neighbours.size > MAX_NEIGHBOURS)
+      name.neighbours = new Map(
+        [...name.neighbours].sort((a, b) => b[1].nearness - a[1].nearness).slice(0, MAX_NEIGHBOURS),
+      );
+}
+
+/** Lines apart; on one line, tokens apart as a fraction of a line. */
+function distance(left: Occurrence, right: Occurrence): number {
+  const lines = Math.abs(left.position - right.position);
+  return lines > 0 ? lines : Math.abs(left.token - right.token) / TOKENS_PER_LINE;
+}

@@ -1,0 +1,57 @@
+import type { PageInput } from './page-vocabulary.js';
+
+/**
+ * Pages that record the past: changelogs, release notes, migration and upgrade guides. A change
+ * goes into the next such page, which does not exist yet; the old ones describe old versions and
+ * stay as they are, however many of the changed names they hold.
+ */
+const HISTORICAL_PATH =
+  /(?:^|[/_-])(?:change-?log|changes|history|release-?notes?|releases|migrat\w*|upgrad\w*|news)(?:[/_.-]|$)/i;
+
+/** Share of a page's lines that are links in lists past which the page is a table of contents. */
+const NAVIGATION_SHARE = 0.6;
+const LINK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+.*\]\(/;
+
+/**
+ * How much a page's evidence counts by what sort of page it is (1 for a page that documents the
+ * product): half for historical pages and for navigation pages (a sidebar, a summary, an index
+ * of links), which name everything and document nothing.
+ */
+export function pageFactor(page: PageInput): number {
+  if (HISTORICAL_PATH.test(page.path)) return 0.5;
+  const lines = page.text.split('\n').filter((line) => line.trim() !== '');
+  if (
+    lines.length >= 5 &&
+    lines.filter((line) => LINK_ITEM.test(line)).length / lines.length > NAVIGATION_SHARE
+  )
+    return 0.5;
+  return 1;
+}
+
+/** Folder names of translations (language codes other than English) as docs sites write them. */
+const LANGUAGE_FOLDER =
+  /^(?:zh|zh[-_](?:cn|tw|hk|hans|hant)|ja|ko|fr|de|es|pt|pt[-_]br|ru|it|tr|vi|id|pl|uk|ar|fa|he|nl|sv|cs|hu|ro|th|hi|bn)$/i;
+/** Folder names of old versions kept beside the current docs. */
+const VERSION_FOLDER = /^(?:v?\d+(?:\.\d+)*(?:\.x)?|version-[\w.-]+|versioned_docs|versions?)$/i;
+
+/**
+ * Pages that are translations or old-version copies of another page: their path, less one
+ * language or version folder, is another page's (`zh/guides/setup.md` and `guides/setup.md`).
+ * They say what the original says; a change is made to the original, and the copies follow in
+ * their own time (or never, for old versions). Left out, they would also make every name look
+ * common, as each is written once per copy.
+ */
+export function pageCopies(paths: readonly string[]): Set<string> {
+  const all = new Set(paths);
+  const copies = new Set<string>();
+  for (const path of paths) {
+    const segments = path.split('/');
+    for (let index = 0; index < segments.length - 1; index += 1) {
+      const folder = segments[index]!;
+      if (!LANGUAGE_FOLDER.test(folder) && !VERSION_FOLDER.test(folder)) continue;
+      const original = [...segments.slice(0, index), ...segments.slice(index + 1)].join('/');
+      if (all.has(original)) copies.add(path);
+    }
+  }
+  return copies;
+}

@@ -1,0 +1,24 @@
+import { statSync } from 'node:fs';
+import { isDocsPagePath, readDocsFolder } from '../docs/index.js';
+import { badRequest, notFound } from '../errors.js';
+import type { ImpactInput } from './analyze-impact.js';
+
+/**
+ * The input of `analyzeImpact` from disk: the pages of the docs folder at `docsRoot` (Markdown
+ * and MDX, paths relative to it, read by the docs model's own reader) and the diff text as given.
+ * Throws a `not_found` error when the folder does not exist and `invalid_request` when it is a file.
+ */
+export function readImpactInput(docsRoot: string, diff: string): ImpactInput {
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(docsRoot).isDirectory();
+  } catch {
+    throw notFound(`The docs folder ${docsRoot} does not exist.`);
+  }
+  if (!isFolder) throw badRequest(`${docsRoot} is a file; the docs root must be a folder.`);
+  const { files } = readDocsFolder(docsRoot);
+  const pages = files
+    .filter((file) => isDocsPagePath(file.path))
+    .map((file) => ({ path: file.path, text: file.content }));
+  return { diff, pages };
+}
