@@ -22,6 +22,7 @@ export const LAYERS = Object.fromEntries(Object.entries({
   store: 'core protocol write-policy',
   forge: 'core write-policy github',
   checks: 'core write-policy docs forge',
+  impact: 'core docs',
   agent: 'core write-policy models docs forge checks',
   client: 'core protocol',
   config: 'core write-policy models github',

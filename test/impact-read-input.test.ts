@@ -14,13 +14,13 @@ describe('readImpactInput', () => {
   writeFileSync(join(root, 'snippets/note.mdx'), 'A snippet naming APP_TOKEN.');
   writeFileSync(join(root, 'README.md'), 'APP_TOKEN');
 
-  it('reads the pages of a docs folder, relative to it, and nothing else', () => {
-    const input = readImpactInput(root, 'the diff');
+  it('reads the pages of a docs folder, relative to it, and nothing else', async () => {
+    const input = await readImpactInput(root, 'the diff');
     expect(input.diff).toBe('the diff');
     expect(input.pages).toEqual([{ path: 'guides/setup.mdx', text: expect.stringContaining('APP_TOKEN') }]);
   });
 
-  it('feeds analyzeImpact', () => {
+  it('feeds analyzeImpact', async () => {
     const diff = [
       'diff --git a/src/auth.ts b/src/auth.ts',
       '--- a/src/auth.ts',
@@ -29,18 +29,16 @@ describe('readImpactInput', () => {
       '-const token = process.env.APP_TOKEN',
       '+const token = readToken()',
     ].join('\n');
-    const result = analyzeImpact(readImpactInput(root, diff));
+    const result = analyzeImpact(await readImpactInput(root, diff));
     expect(result.pages.filter((page) => page.affected).map((page) => page.path)).toEqual([
       'guides/setup.mdx',
     ]);
   });
 
-  it('says so when the folder is missing or is a file', () => {
-    expect(() => readImpactInput(join(root, 'missing'), '')).toThrow(
-      expect.objectContaining({ code: 'not_found' }),
-    );
-    expect(() => readImpactInput(join(root, 'README.md'), '')).toThrow(
-      expect.objectContaining({ code: 'invalid_request' }),
-    );
+  it('says so when the folder is missing or is a file', async () => {
+    await expect(readImpactInput(join(root, 'missing'), '')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(readImpactInput(join(root, 'README.md'), '')).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
   });
 });

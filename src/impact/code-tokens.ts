@@ -4,7 +4,7 @@
  * parse; a line it misreads only costs a name, never an error.
  */
 
-export type CodeTokenKind = 'name' | 'string' | 'number' | 'keyword-literal' | 'punct';
+type CodeTokenKind = 'name' | 'string' | 'number' | 'keyword-literal' | 'punct';
 
 export interface CodeToken {
   kind: CodeTokenKind;
@@ -15,7 +15,7 @@ export interface CodeToken {
 }
 
 /** Longest line lexed: longer lines are minified or data, and their names are not names people write. */
-export const MAX_LEXED_LINE = 2_000;
+const MAX_LEXED_LINE = 2_000;
 
 /** Literals that are words: a default of `false` or `None` is a value, not a name. */
 const KEYWORD_LITERALS = new Set([

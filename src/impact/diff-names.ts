@@ -23,7 +23,7 @@ export interface DiffLocation {
 }
 
 /** A name near another in the diff, and how strongly: the sum over hunks of its nearness (0-1). */
-export interface Neighbour {
+interface Neighbour {
   name: string;
   nearness: number;
 }
@@ -58,7 +58,7 @@ export interface DiffName {
 }
 
 /** Changed and context lines of code read at most: the rest of a huge diff is not read. */
-export const MAX_CODE_LINES = 20_000;
+const MAX_CODE_LINES = 20_000;
 /** Neighbours kept per name, strongest first. */
 const MAX_NEIGHBOURS = 40;
 /** Lines apart at most for two names to be neighbours: beyond a screen they are another subject. */

@@ -4,7 +4,7 @@
  */
 
 /** How a file changed, as git reports it (a copy counts as added: the new path is what is new). */
-export type DiffFileStatus = 'added' | 'deleted' | 'renamed' | 'modified';
+type DiffFileStatus = 'added' | 'deleted' | 'renamed' | 'modified';
 
 /** One line of a hunk. `oldLine` is set for removed and context lines, `newLine` for added and context lines. */
 export interface DiffLine {

@@ -7,7 +7,7 @@ import type { PageVocabulary } from './page-vocabulary.js';
  * Most a family placement adds. Codes and channel names are catalogued: a project that lists its
  * `ERR_` codes on one page lists the next one there too.
  */
-export const FAMILY_WEIGHT = 0.85;
+const FAMILY_WEIGHT = 0.85;
 /** Distinct documented members a family needs to be a catalogue rather than a coincidence. */
 const MIN_MEMBERS = 3;
 /** Members quoted in the evidence. */

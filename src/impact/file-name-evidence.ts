@@ -7,7 +7,7 @@ import type { PageInput } from './page-vocabulary.js';
  * What a code file named like a page adds: projects often document a module on the page named
  * after it (`lib/session.js`, `Session.md`), but most changes to a module change nothing its page says.
  */
-export const FILE_NAME_WEIGHT = 0.15;
+const FILE_NAME_WEIGHT = 0.15;
 /** A folder of the file (`lib/dispatcher/`) names the page less surely than the file itself. */
 const FOLDER_FACTOR = 0.6;
 /** One word of a file name (`client` of `client-h2.js`) less surely still. */

@@ -1,7 +1,7 @@
 import type { DiffLocation, NameChange } from './diff-names.js';
 
 /** A line of a docs page: 1-based number and its text. */
-export interface PageQuote {
+interface PageQuote {
   line: number;
   text: string;
 }

@@ -41,7 +41,7 @@ export function rarity(pageCount: number, totalPages: number): number {
 const RARITY_PRIOR_PAGES = 10;
 
 /** The weight of a name, from its spelling and how many pages hold it: specificity x rarity. */
-export function nameWeight(name: string, key: string, vocabulary: PageVocabulary): number {
+function nameWeight(name: string, key: string, vocabulary: PageVocabulary): number {
   return shapeSpecificity(name) * rarity(vocabulary.pageCount(key), vocabulary.pages.length);
 }
 

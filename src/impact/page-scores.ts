@@ -9,7 +9,7 @@ import type { PageInput } from './page-vocabulary.js';
  * independent chances (1 - the product of 1 - weight), so 0.5 means "more likely stale than not"
  * on the weights' own scale, the same for every project: no project-specific constant moves it.
  */
-export const AFFECTED_SCORE = 0.5;
+const AFFECTED_SCORE = 0.5;
 
 /**
  * Evidence that the page itself is wrong or is where a new name goes (`strong`), and evidence

@@ -161,7 +161,7 @@ const ROUTE_PARAMETER = /(?<=\/):[A-Za-z_]\w*|(?<=\/)\{[^}/]*\}|(?<=\/)<[^>/]*>|
  * How a compound name is looked up: as written, but with route parameters made alike, so that
  * the code's `/users/:id` finds the docs' `/users/{id}`.
  */
-export function compoundKey(name: string): string {
+function compoundKey(name: string): string {
   return name.includes('/') ? name.replace(ROUTE_PARAMETER, '{}') : name;
 }
 

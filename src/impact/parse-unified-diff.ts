@@ -5,7 +5,7 @@ import type { DiffFile, DiffHunk, ParsedDiff } from './diff-types.js';
  * is skipped (and `truncated` set) so that a vendored dump pasted into a pull request cannot make
  * the analysis slow or large.
  */
-export const MAX_DIFF_LINES = 200_000;
+const MAX_DIFF_LINES = 200_000;
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$/;
 

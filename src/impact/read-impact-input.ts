@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
-import { isDocsPagePath, readDocsFolder } from '../docs/index.js';
-import { badRequest, notFound } from '../errors.js';
+import { isDocsPagePath } from '../docs/index.js';
+import { readDocsFolder } from '../docs/read-docs-folder.js';
+import { badRequest, notFound } from '../core/errors.js';
 import type { ImpactInput } from './analyze-impact.js';
 
 /**
@@ -8,7 +9,7 @@ import type { ImpactInput } from './analyze-impact.js';
  * and MDX, paths relative to it, read by the docs model's own reader) and the diff text as given.
  * Throws a `not_found` error when the folder does not exist and `invalid_request` when it is a file.
  */
-export function readImpactInput(docsRoot: string, diff: string): ImpactInput {
+export async function readImpactInput(docsRoot: string, diff: string): Promise<ImpactInput> {
   let isFolder: boolean;
   try {
     isFolder = statSync(docsRoot).isDirectory();
@@ -16,7 +17,7 @@ export function readImpactInput(docsRoot: string, diff: string): ImpactInput {
     throw notFound(`The docs folder ${docsRoot} does not exist.`);
   }
   if (!isFolder) throw badRequest(`${docsRoot} is a file; the docs root must be a folder.`);
-  const { files } = readDocsFolder(docsRoot);
+  const { files } = await readDocsFolder(docsRoot);
   const pages = files
     .filter((file) => isDocsPagePath(file.path))
     .map((file) => ({ path: file.path, text: file.content }));

@@ -8,7 +8,7 @@ import { rarity } from './name-weights.js';
 import type { PageVocabulary } from './page-vocabulary.js';
 
 /** Most the search adds: it finds pages about the same things, which is not proof they are stale. */
-export const SEARCH_WEIGHT = 0.15;
+const SEARCH_WEIGHT = 0.15;
 /** Words searched: the docs index ORs at most this many (see MAX_QUERY_TERMS). */
 const QUERY_WORDS = 32;
 /** Pages taken from the search. */

@@ -9,7 +9,7 @@ import type { PageLine, PageLineRole, PageVocabulary } from './page-vocabulary.j
  * Most a sibling placement adds: it says where a new name belongs, which is a guess from its
  * company, not a stale sentence on the page.
  */
-export const SIBLING_WEIGHT = 0.85;
+const SIBLING_WEIGHT = 0.85;
 /** Sibling strength (nearness x specificity, summed) at which the placement is 63% sure (1 - 1/e). */
 const SIBLING_MASS = 1.5;
 /**
