@@ -1,6 +1,5 @@
 import type { NameChange } from './diff-names.js';
-import { shapeSpecificity } from './name-shapes.js';
-import { ROLE_RANK, type PageLine, type PageVocabulary } from './page-vocabulary.js';
+import { ROLE_RANK, type PageLine } from './page-vocabulary.js';
 
 /**
  * How much a page holding a name says the page is stale, by what the diff did to the name, before
@@ -39,11 +38,6 @@ export function rarity(pageCount: number, totalPages: number): number {
 
 /** Pages added to every site when judging rarity (see `rarity`). */
 const RARITY_PRIOR_PAGES = 10;
-
-/** The weight of a name, from its spelling and how many pages hold it: specificity x rarity. */
-function nameWeight(name: string, key: string, vocabulary: PageVocabulary): number {
-  return shapeSpecificity(name) * rarity(vocabulary.pageCount(key), vocabulary.pages.length);
-}
 
 /** Lines of one page among some lines, the lines that document the name first, examples last. */
 export function linesOfPage(lines: readonly PageLine[], page: number): PageLine[] {
