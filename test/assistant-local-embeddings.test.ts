@@ -266,7 +266,7 @@ describe('without @huggingface/transformers and onnxruntime-node', () => {
     const started = await serve(undefined);
     expect(started.stdout).toContain('docwright is serving on');
     expect(started.stderr).not.toMatch(/transformers|onnxruntime/);
-  }, 60_000);
+  }, 120_000);
 
   it('is declared as an optional peer of the pinned versions, installed by CI and named in the docs', () => {
     const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as Record<

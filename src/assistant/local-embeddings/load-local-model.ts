@@ -28,6 +28,10 @@ export interface LocalModelOptions {
 }
 
 const HUB_URL = 'https://huggingface.co/';
+/**
+ * Silence after which the hub is given up: a slow link still sends something within it, a
+ * firewall that drops packets never does.
+ */
 export const HUB_IDLE_MS = 30_000;
 /** BERT-style encoders have 512 positions; docwright sends at most 2,000 characters a section. */
 const MAX_TOKENS = 512;
