@@ -18,11 +18,13 @@
  * (bench/queries/*-fresh5.json to *-fresh10.json, never tuned on; `--verbose` is ignored there so
  * that nobody tunes on them by reading their misses).
  *
- * With `DOCWRIGHT_EMBEDDING_MODEL` set (and `OPENAI_API_KEY` or `OPENAI_BASE_URL`, as `serve` reads
- * them), both sites are embedded with that model first and every question is searched and
+ * With `DOCWRIGHT_EMBEDDING_MODEL` set (`openai:<model>` with `OPENAI_API_KEY` or `OPENAI_BASE_URL`,
+ * or `local:<model folder or hub id>` run in the process, as `serve` reads them), both sites are
+ * embedded with that model first (the time it took on stderr) and every question is searched and
  * answered the way `serve` does then: hybrid search, the question's vector fused with the
  * full-text ranking. Unset, the figures are full-text only.
  */
+import path from 'node:path';
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { SectionEmbedder } from '../src/assistant/embeddings.js';
 import { retrieveHybrid } from '../src/assistant/retrieve.js';
@@ -51,7 +53,12 @@ const config = loadConfig();
 const embedder =
   config.embeddingModel === undefined
     ? undefined
-    : new SectionEmbedder(embeddingModel(config.embeddingModel, config.providers), config.embeddingModel);
+    : new SectionEmbedder(
+        await embeddingModel(config.embeddingModel, config.providers, {
+          local: { cacheDir: path.join(config.dataDir, 'models') },
+        }),
+        config.embeddingModel,
+      );
 
 /**
  * Vectors of the texts searched on each site. Search alone and the first answer search the same
@@ -124,9 +131,13 @@ async function main(): Promise<void> {
     const index = await loadSiteIndex(site);
     if (!index) continue;
     if (embedder) {
+      const started = performance.now();
       const embedded = await embedder.embedIndex(index, site);
       if (embedded.modelError) throw new Error(`Embedding ${site} failed: ${embedded.modelError.message}`);
-      console.error(`  ${site}: ${embedded.sections} sections, ${embedded.embedded} texts embedded`);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.error(
+        `  ${site}: ${embedded.sections} sections, ${embedded.embedded} texts embedded in ${seconds} s`,
+      );
     }
     const questions = half(readerQuestions(site, which), which);
     warnUnknownPages(index, site, [

@@ -123,7 +123,7 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
         requests.push(body as EmbeddingsRequest);
         return embeddingsResponse(body as EmbeddingsRequest);
       });
-    const model = embeddingModel('openai:text-embedding-3-small', {
+    const model = await embeddingModel('openai:text-embedding-3-small', {
       openai: { apiKey: 'sk-test' },
       anthropic: {},
     });
@@ -156,7 +156,7 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
       });
     const store = await openStore({ memory: true });
     await store.projects.create({ id: 'docs', repository: '/repo', baseRef: 'main' });
-    const model = embeddingModel('openai:text-embedding-3-small', {
+    const model = await embeddingModel('openai:text-embedding-3-small', {
       openai: { apiKey: 'sk-test' },
       anthropic: {},
     });
@@ -189,7 +189,7 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
     nock('https://api.openai.com')
       .post('/v1/embeddings')
       .reply(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
-    const model = embeddingModel('openai:text-embedding-3-small', {
+    const model = await embeddingModel('openai:text-embedding-3-small', {
       openai: { apiKey: 'sk-wrong' },
       anthropic: {},
     });
@@ -204,16 +204,16 @@ describe('hybrid retrieval through the OpenAI provider (network mocked by nock)'
 });
 
 describe('DOCWRIGHT_EMBEDDING_MODEL', () => {
-  it('is optional, and names the problem when it cannot be used', () => {
+  it('is optional, and names the problem when it cannot be used', async () => {
     expect(loadConfig({}).embeddingModel).toBeUndefined();
     expect(loadConfig({ DOCWRIGHT_EMBEDDING_MODEL: 'openai:text-embedding-3-small' }).embeddingModel).toBe(
       'openai:text-embedding-3-small',
     );
     expect(() => loadConfig({ DOCWRIGHT_EMBEDDING_MODEL: 'anthropic:claude' })).toThrow(
-      /DOCWRIGHT_EMBEDDING_MODEL: must be openai:<embedding model>/,
+      /DOCWRIGHT_EMBEDDING_MODEL: must be openai:<embedding model> or local:<model folder or hub id>/,
     );
-    expect(() => embeddingModel('openai:text-embedding-3-small', { openai: {}, anthropic: {} })).toThrow(
-      /needs OPENAI_API_KEY/,
-    );
+    await expect(
+      embeddingModel('openai:text-embedding-3-small', { openai: {}, anthropic: {} }),
+    ).rejects.toThrow(/needs OPENAI_API_KEY/);
   });
 });

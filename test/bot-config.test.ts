@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentPrompt } from '../src/bot/replies.js';
 import { DEFAULT_SETTINGS, parseSettings } from '../src/github/settings.js';
-import { ConfigError, loadConfig } from '../src/config/config.js';
+import { ConfigError } from '../src/core/errors.js';
+import { loadConfig } from '../src/config/config.js';
 import { PRIVATE_KEY } from './fixtures/bot/harness.js';
 
 describe('GitHub settings from the environment', () => {

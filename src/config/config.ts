@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_OUTPUT_BUDGET, type OutputBudget } from '../write-policy/output-budget.js';
+import { ConfigError } from '../core/errors.js';
 import type { ModelProviders } from '../models/models.js';
 import { enterpriseHosts, GITHUB_COM, type GitHubHosts } from '../github/hosts.js';
 
@@ -19,7 +20,10 @@ export const EnvSchema = z.object({
     .default('builtin'),
   DOCWRIGHT_EMBEDDING_MODEL: z
     .string()
-    .regex(/^openai:.+$/, 'must be openai:<embedding model>, e.g. openai:text-embedding-3-small')
+    .regex(
+      /^(openai|local):.+$/,
+      'must be openai:<embedding model> or local:<model folder or hub id>, e.g. openai:text-embedding-3-small or local:/models/bge-small-en-v1.5',
+    )
     .optional(),
   DATABASE_URL: z
     .string()
@@ -83,7 +87,10 @@ export interface Config {
   host: string | undefined;
   /** The model for new jobs unless a project overrides it: `builtin`, `openai:<m>`, `anthropic:<m>`. */
   model: string;
-  /** Embedding model for hybrid retrieval (`openai:<model>`); unset, retrieval is full-text only. */
+  /**
+   * Embedding model for hybrid retrieval: `openai:<model>`, or `local:<folder or hub id>` run in
+   * this process (a relative folder is made absolute here); unset, retrieval is full-text only.
+   */
   embeddingModel: string | undefined;
   databaseUrl: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -135,10 +142,6 @@ export interface GitHubConfig {
   redisUrl?: string | undefined;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
 /** Reads and validates the settings; `overrides` are command-line flags, which win over the environment. */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
@@ -159,7 +162,7 @@ export function loadConfig(
     port,
     host: overrides.host ?? values.HOST,
     model: values.DOCWRIGHT_MODEL,
-    embeddingModel: values.DOCWRIGHT_EMBEDDING_MODEL,
+    embeddingModel: absoluteModelFolder(values.DOCWRIGHT_EMBEDDING_MODEL),
     databaseUrl: values.DATABASE_URL,
     logLevel: values.LOG_LEVEL,
     workers: values.DOCWRIGHT_WORKERS,
@@ -185,6 +188,15 @@ export function loadConfig(
     },
     github: githubConfig(values),
   };
+}
+
+/**
+ * `local:./folder` as `local:/abs/folder`: the setting names the stored vectors, which must not
+ * change meaning with the folder docwright is started from.
+ */
+function absoluteModelFolder(spec: string | undefined): string | undefined {
+  const folder = /^local:(\.\.?(\/.*)?)$/.exec(spec ?? '')?.[1];
+  return folder ? `local:${path.resolve(folder)}` : spec;
 }
 
 function githubConfig(values: z.infer<typeof EnvSchema>): GitHubConfig {

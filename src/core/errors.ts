@@ -100,3 +100,11 @@ export const UNKNOWN_ERROR_ATTEMPTS = 3;
 export function isRetryable(error: unknown): boolean {
   return DocwrightError.isInstance(error) ? error.retryable : true;
 }
+
+/**
+ * A setting that cannot be used (a missing key, a malformed value, a model that cannot load): the
+ * program stops at start with this sentence, never a stack trace.
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}

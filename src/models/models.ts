@@ -1,6 +1,13 @@
+import path from 'node:path';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { EmbeddingModel, LanguageModel } from 'ai';
+import { ConfigError } from '../core/errors.js';
+import {
+  loadLocalEmbeddingModel,
+  type LocalModelOptions,
+  type LocalModelSource,
+} from './local-embeddings/load-local-model.js';
 
 /** Model providers' credentials, handed to the AI SDK providers (read by `loadConfig`). */
 export interface ModelProviders {
@@ -43,21 +50,59 @@ export function languageModel(
   return createAnthropic({ apiKey: providers.anthropic.apiKey, fetch: fetchImpl })(parsed.modelId);
 }
 
+/** An embedding model setting: `openai:<model>`, or `local:<folder or hub id>` run in this process. */
+export type EmbeddingSpec =
+  { provider: 'openai'; modelId: string } | { provider: 'local'; source: LocalModelSource };
+
 /**
- * The AI SDK embedding model of an `openai:<model>` spec (OpenAI, or a compatible server at
- * OPENAI_BASE_URL), for hybrid retrieval.
+ * Parses DOCWRIGHT_EMBEDDING_MODEL. After `local:`, a path (`/…`, `./…`, `../…`, relative to the
+ * current folder) is a model folder; anything else is a hub id (`owner/name`).
  */
-export function embeddingModel(
+export function parseEmbeddingSpec(spec: string): EmbeddingSpec {
+  const openai = /^openai:(.+)$/.exec(spec);
+  if (openai?.[1]) return { provider: 'openai', modelId: openai[1] };
+  const local = /^local:(.+)$/.exec(spec)?.[1];
+  if (!local)
+    throw new ConfigError(
+      `Unknown embedding model "${spec}": use openai:<model> or local:<model folder or hub id>`,
+    );
+  if (path.isAbsolute(local) || local === '.' || local === '..' || /^\.\.?\//.test(local))
+    return { provider: 'local', source: { folder: path.resolve(local) } };
+  if (/^[\w.-]+(\/[\w.-]+)?$/.test(local)) return { provider: 'local', source: { hubId: local } };
+  throw new ConfigError(
+    `The embedding model "${spec}" is neither a folder (local:/path or local:./path) nor a hub id (local:owner/name)`,
+  );
+}
+
+export interface EmbeddingModelOptions {
+  fetch?: typeof fetch;
+  /**
+   * For `local:` models: where hub downloads are kept (default: `models` in the default data dir),
+   * and the test seams of the loader.
+   */
+  local?: LocalModelOptions;
+}
+
+/**
+ * The AI SDK embedding model of a spec, for hybrid retrieval: an OpenAI model (or one of a
+ * compatible server at OPENAI_BASE_URL), or a sentence-embedding model run in this process by
+ * transformers.js, loaded now so that a model that cannot run stops the start in words.
+ */
+export async function embeddingModel(
   spec: string,
   providers: ModelProviders,
-  fetchImpl?: typeof fetch,
-): EmbeddingModel {
-  const parsed = parseModelSpec(spec);
-  if (parsed.provider !== 'openai') throw new Error(`Unknown embedding model "${spec}": use openai:<model>`);
+  options: EmbeddingModelOptions = {},
+): Promise<EmbeddingModel> {
+  const parsed = parseEmbeddingSpec(spec);
+  if (parsed.provider === 'local') {
+    // transformers.js is imported by the loader, only now: nothing of it is loaded otherwise.
+    const local = options.local ?? { cacheDir: path.resolve('.docwright', 'models') };
+    return loadLocalEmbeddingModel(spec, parsed.source, local);
+  }
   const { apiKey, baseUrl } = providers.openai;
   if (!apiKey && !baseUrl)
     throw new Error(`${spec} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)`);
-  return createOpenAI({ apiKey: apiKey ?? 'not-needed', baseURL: baseUrl, fetch: fetchImpl }).embedding(
+  return createOpenAI({ apiKey: apiKey ?? 'not-needed', baseURL: baseUrl, fetch: options.fetch }).embedding(
     parsed.modelId,
   );
 }

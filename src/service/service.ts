@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Hono } from 'hono';
 import type { Agent } from '../agent/types.js';
 import { ExtractiveAnswerer } from '../assistant/answer/extractive.js';
@@ -84,6 +85,13 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   // Fail at start, in words, when the configured model cannot be used (a missing API key).
   languageModel(config.model, config.providers);
+  // The embedding model too, before anything is opened: a local one is loaded (and its packages
+  // found) now, a hub model downloaded into the data dir.
+  const embedding = config.embeddingModel
+    ? await embeddingModel(config.embeddingModel, config.providers, {
+        local: { cacheDir: path.join(config.dataDir, 'models') },
+      })
+    : undefined;
   const store =
     overrides.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
   const metrics = config.metrics ? new Metrics(() => store.jobs.stats()) : null;
@@ -104,13 +112,10 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       forgeOf: (repository) => store.projects.forgeOf(repository),
     });
   // Hybrid retrieval only when an embedding model is configured; offline, search is full-text.
-  const embedder = config.embeddingModel
-    ? new SectionEmbedder(
-        embeddingModel(config.embeddingModel, config.providers),
-        config.embeddingModel,
-        store.sectionEmbeddings,
-      )
-    : undefined;
+  const embedder =
+    embedding && config.embeddingModel
+      ? new SectionEmbedder(embedding, config.embeddingModel, store.sectionEmbeddings)
+      : undefined;
   const indexes = new DocsIndexes({ forge, logger, embedder });
   // Each replica keeps its own index; the store carries the news of a change to all of them.
   const docsChanges = await openDocsChanges(store.database, logger);
