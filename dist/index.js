@@ -42590,6 +42590,13 @@ const UNKNOWN_ERROR_ATTEMPTS = 3;
 function isRetryable(error) {
     return errors_DocwrightError.isInstance(error) ? error.retryable : true;
 }
+/**
+ * A setting that cannot be used (a missing key, a malformed value, a model that cannot load): the
+ * program stops at start with this sentence, never a stack trace.
+ */
+class ConfigError extends (/* unused pure expression or super */ null && (Error)) {
+    name = 'ConfigError';
+}
 
 ;// CONCATENATED MODULE: ./src/client/errors.ts
 

@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { LAYERS } from '../eslint.config.js';
+
+/** The layer rule's findings on `code` as if it were the file at `filePath`. */
+async function layerFindings(eslint: ESLint, filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId?.startsWith('boundaries/'))
+    .map((message) => message.message);
+}
+
+describe('the direction of dependencies', () => {
+  it('is a ladder: each folder imports only folders listed before it, so no import can close a cycle', () => {
+    const folders = Object.keys(LAYERS);
+    folders.forEach((folder, position) => {
+      for (const imported of LAYERS[folder]!) {
+        expect(folders.indexOf(imported), `${folder} imports ${imported}`).toBeGreaterThanOrEqual(0);
+        expect(folders.indexOf(imported), `${folder} imports ${imported}`).toBeLessThan(position);
+      }
+    });
+  });
+
+  it('covers every folder of src/, so none escapes the rule', () => {
+    const folders = readdirSync(new URL('../src/', import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.sort()).toEqual(Object.keys(LAYERS).sort());
+  });
+
+  it('is the table docs/architecture.mdx draws', () => {
+    const page = readFileSync(new URL('../docs/architecture.mdx', import.meta.url), 'utf8');
+    const table = page.slice(page.indexOf('{/* layers:start */}'), page.indexOf('{/* layers:end */}'));
+    const rows = [...table.matchAll(/^\| `([\w-]+)` +\| ([^|]+?) +\|$/gm)].map(([, folder, imports]) => [
+      folder,
+      imports === 'nothing' ? [] : imports!.split(', '),
+    ]);
+    expect(Object.fromEntries(rows)).toEqual(LAYERS);
+  });
+
+  it('fails the lint step on an import that points up, a type import too, and lets one that points down pass', async () => {
+    const eslint = new ESLint();
+    expect(
+      await layerFindings(
+        eslint,
+        'src/github/hosts.ts',
+        "import type { GitHubBot } from '../bot/index.js';\nexport type Bot = GitHubBot;\n",
+      ),
+    ).toEqual([expect.stringContaining('from elements of type "github" to elements of type "bot"')]);
+    expect(
+      await layerFindings(
+        eslint,
+        'src/store/migrations.ts',
+        "import { GITHUB_COM } from '../github/hosts.js';\nexport const host = GITHUB_COM;\n",
+      ),
+    ).toEqual([expect.stringContaining('from elements of type "store" to elements of type "github"')]);
+    expect(
+      await layerFindings(
+        eslint,
+        'src/core/errors.ts',
+        "import { program } from '../cli.js';\nexport const entry = program;\n",
+      ),
+    ).not.toEqual([]);
+    expect(
+      await layerFindings(
+        eslint,
+        'src/bot/replies.ts',
+        "import { jobMarker } from '../github/job-marker.js';\nexport const marker = jobMarker('j');\n",
+      ),
+    ).toEqual([]);
+  }, 120_000);
+});
