@@ -42531,6 +42531,7 @@ const ERROR_CODES = [
     'payload_too_large',
     'rate_limited',
     'unavailable',
+    'storage_full',
     'internal_error',
     'forge_error',
     'git_error',
@@ -42541,7 +42542,12 @@ function isErrorCode(value) {
     return ERROR_CODES.includes(value);
 }
 /** Codes that describe a passing condition (contention, a limit, an outage) rather than a wrong request. */
-const RETRYABLE_CODES = new Set(['conflict', 'rate_limited', 'unavailable']);
+const RETRYABLE_CODES = new Set([
+    'conflict',
+    'rate_limited',
+    'unavailable',
+    'storage_full',
+]);
 /**
  * A property name, not `instanceof`: the Action bundle and the server may each load their own copy
  * of this module, and an error from one copy must still be recognised by the other.
@@ -42606,7 +42612,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Codes with which a docwright server turns a request away before acting on it (a rate limit, an
  * outage of its database or disk): the request may be sent again whatever its method.
  */
-const REFUSED_BEFORE_ACTING = new Set(['rate_limited', 'unavailable']);
+const REFUSED_BEFORE_ACTING = new Set([
+    'rate_limited',
+    'unavailable',
+    'storage_full',
+]);
 /**
  * An error answer of the docwright API: the server's sentence and code, and whether sending the
  * same request again may succeed, decided here once. A request the server turned away before
@@ -42654,6 +42664,8 @@ function codeOfStatus(status) {
         return 'rate_limited';
     if (status === 502 || status === 503 || status === 504)
         return 'unavailable';
+    if (status === 507)
+        return 'storage_full';
     return status >= 500 ? 'internal_error' : 'invalid_request';
 }
 /** Reads an error answer's `code`, keeping only codes this client knows. */

@@ -9,6 +9,7 @@ import { errorResponse } from '../src/server/errors.js';
 import { ApiError, DocwrightClient } from '../src/client/index.js';
 import { DO_NOT_RETRY, policyOptions } from '../src/github/octokit.js';
 import { classifyRequestError } from '../src/github/request-error.js';
+import { namedStorageError } from '../src/store/index.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 /** The built-in agent, with its result or its failure changed by the test; it counts its runs. */
@@ -247,5 +248,63 @@ describe('one flag from the server to every caller', () => {
     expect(retryable(502)).toBe(true);
     expect(retryable(403, 'API rate limit exceeded', { 'x-ratelimit-remaining': '0' })).toBe(true);
     expect(policyOptions({ log: silentOctokitLog }).retry.doNotRetry).toEqual([...DO_NOT_RETRY]);
+  });
+});
+
+describe('storage faults, named at the store', () => {
+  const fault = (error: unknown) => {
+    const named = namedStorageError(error);
+    return DocwrightError.isInstance(named)
+      ? { code: named.code, retryable: named.retryable, headers: named.headers }
+      : null;
+  };
+  const unavailable = { code: 'unavailable', retryable: true, headers: { 'Retry-After': '5' } };
+  const full = { code: 'storage_full', retryable: true, headers: { 'Retry-After': '60' } };
+
+  it("reads node-postgres's ways of saying the server went away", () => {
+    expect(
+      fault(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ).toEqual(unavailable);
+    expect(fault(new Error('Connection terminated unexpectedly'))).toEqual(unavailable);
+    expect(fault(new Error('timeout exceeded when trying to connect'))).toEqual(unavailable);
+    expect(
+      fault(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+    ).toEqual(unavailable);
+    expect(fault(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: '08006' }) }))).toEqual(
+      unavailable,
+    );
+  });
+
+  it('reads a full disk from SQLite, PostgreSQL and the filesystem', () => {
+    expect(fault(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).toEqual(
+      full,
+    );
+    expect(fault(Object.assign(new Error('could not extend file'), { code: '53100' }))).toEqual(full);
+    expect(fault(Object.assign(new Error('write failed'), { code: 'ENOSPC' }))).toEqual(full);
+  });
+
+  it('leaves every other error as it is', () => {
+    expect(fault(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBeNull();
+    expect(fault(new TypeError('undefined is not a function'))).toBeNull();
+  });
+
+  it('answers 503 and 507 with Retry-After at the server edge, not a 500', async () => {
+    const app = new Hono();
+    app.onError((error, c) => errorResponse(error, c, silentLogger));
+    app.get('/down', () => {
+      throw new Error('Connection terminated unexpectedly');
+    });
+    app.get('/full', () => {
+      throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    });
+    const down = await app.request('/down');
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe('5');
+    expect(await down.json()).toMatchObject({ code: 'unavailable', retryable: true });
+    const filled = await app.request('/full');
+    expect(filled.status).toBe(507);
+    expect(await filled.json()).toMatchObject({ code: 'storage_full', retryable: true });
   });
 });

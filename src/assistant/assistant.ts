@@ -1,8 +1,9 @@
 import type { SearchFilter } from '../docs/index.js';
-import { notFound } from '../core/errors.js';
+import { DocwrightError, notFound } from '../core/errors.js';
 import { newThreadId, randomString } from '../core/ids.js';
 import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
-import type { ProjectRow, Store } from '../store/index.js';
+import type { ProjectRow, Store, ThreadMessage } from '../store/index.js';
+import { UnstoredThreads } from './unstored-threads.js';
 import type { Answer, Answerer } from './answer/types.js';
 import type { DocsIndexes } from './docs-indexes.js';
 import type { SectionEmbedder } from './embeddings.js';
@@ -35,6 +36,8 @@ const HISTORY_TURNS = 20;
  * answer the conversation, and hands them to the answerer. Streams are written by the caller.
  */
 export class Assistant {
+  private readonly unstored = new UnstoredThreads();
+
   constructor(
     private readonly options: {
       store: Store;
@@ -52,12 +55,11 @@ export class Assistant {
     request: AssistantRequest,
     signal: AbortSignal,
   ): Promise<PreparedAnswer> {
-    const { store } = this.options;
     const threadId = request.threadId ? await this.existingThread(request.threadId, domain) : newThreadId();
     let conversation = request.conversation;
     let citedPaths: string[] = [];
     if (request.threadId) {
-      const stored = await store.assistantThreads.messages(threadId, HISTORY_TURNS);
+      const stored = await this.history(threadId);
       if (conversation.length === 1)
         conversation = [
           ...stored.map((message) => ({ role: message.role, text: message.content })),
@@ -79,24 +81,59 @@ export class Assistant {
     const answer = this.options.answererFor(project).answer({ conversation, ...retrieval, signal });
     // The thread and the question are stored before the answer streams: the id the client gets in
     // the first chunk must continue the conversation even when this answer fails or is stopped.
-    const asked = [{ role: 'user' as const, content: question }];
-    if (request.threadId) await store.assistantThreads.append(threadId, asked);
-    else
-      await store.assistantThreads.create(
-        { id: threadId, projectId: project.id, domain, fp: request.fp },
-        new Date(),
-        asked,
-      );
+    const thread = { id: threadId, projectId: project.id, domain, fp: request.fp, isNew: !request.threadId };
+    await this.keep(thread, [{ role: 'user', content: question }]);
     return {
       threadId,
       messageId: `msg_${randomString(16, 'abcdefghijklmnopqrstuvwxyz0123456789')}`,
       answer,
-      complete: async (text) => {
-        await store.assistantThreads.append(threadId, [
+      complete: (text) =>
+        this.keep({ ...thread, isNew: false }, [
           { role: 'assistant', content: text, sources: answer.sources },
-        ]);
-      },
+        ]),
     };
+  }
+
+  /**
+   * Stores messages of a thread. When storage fails (the disk full, the database gone) the reader
+   * still gets the answer and is told nothing of it: the thread is kept in this process instead,
+   * and stored with its earlier messages by the first write that works.
+   */
+  private async keep(
+    thread: { id: string; projectId: string; domain: string; fp: string; isNew: boolean },
+    messages: ThreadMessage[],
+  ): Promise<void> {
+    const { store } = this.options;
+    const unstored = this.unstored.get(thread.id);
+    const all = [...(unstored?.messages ?? []), ...messages];
+    try {
+      if (thread.isNew || unstored) {
+        await store.assistantThreads.create(thread, new Date(), all);
+        this.unstored.stored(thread.id);
+      } else await store.assistantThreads.append(thread.id, messages);
+    } catch (error) {
+      if (!isStorageFault(error)) throw error;
+      this.options.logger?.warn(
+        { thread: thread.id, reason: error instanceof Error ? error.message : String(error) },
+        'the assistant thread could not be stored; it is kept in memory until storage works again',
+      );
+      this.unstored.add(thread.id, thread, unstored ? messages : all);
+    }
+  }
+
+  /** The newest messages of a thread, stored or kept while storage failed. */
+  private async history(
+    threadId: string,
+  ): Promise<{ role: 'user' | 'assistant'; content: string; sources: string | null }[]> {
+    const kept = this.unstored.get(threadId);
+    if (kept) {
+      return kept.messages.slice(-HISTORY_TURNS).map((message) => ({
+        role: message.role,
+        content: message.content,
+        sources: message.sources ? JSON.stringify(message.sources) : null,
+      }));
+    }
+    return this.options.store.assistantThreads.messages(threadId, HISTORY_TURNS);
   }
 
   /** The question's embedding, or undefined (full-text only) when the model fails. */
@@ -112,6 +149,11 @@ export class Assistant {
 
   /** A thread is found only under the domain it was started on: another domain's id is a 404 too. */
   private async existingThread(threadId: string, domain: string): Promise<string> {
+    const kept = this.unstored.get(threadId);
+    if (kept) {
+      if (kept.domain !== domain) throw notFound(`Thread ${threadId} not found`);
+      return threadId;
+    }
     const thread = await this.options.store.assistantThreads.get(threadId);
     if (!thread || thread.domain !== domain) throw notFound(`Thread ${threadId} not found`);
     return thread.id;
@@ -130,4 +172,9 @@ function lastCitedPaths(messages: { role: string; sources: string | null }[]): s
   } catch {
     return []; // sources written by an older version in another shape only lose the boost
   }
+}
+
+/** Whether an error is the storage's (full, unreachable), after which the answer still goes out. */
+function isStorageFault(error: unknown): boolean {
+  return DocwrightError.isInstance(error) && (error.code === 'storage_full' || error.code === 'unavailable');
 }

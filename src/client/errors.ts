@@ -7,7 +7,11 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Codes with which a docwright server turns a request away before acting on it (a rate limit, an
  * outage of its database or disk): the request may be sent again whatever its method.
  */
-const REFUSED_BEFORE_ACTING: ReadonlySet<ErrorCode> = new Set(['rate_limited', 'unavailable']);
+const REFUSED_BEFORE_ACTING: ReadonlySet<ErrorCode> = new Set([
+  'rate_limited',
+  'unavailable',
+  'storage_full',
+]);
 
 /** What an error answer said, as the client read it. */
 export interface ApiAnswer {
@@ -58,6 +62,7 @@ function codeOfStatus(status: number): ErrorCode {
   if (status === 413) return 'payload_too_large';
   if (status === 429) return 'rate_limited';
   if (status === 502 || status === 503 || status === 504) return 'unavailable';
+  if (status === 507) return 'storage_full';
   return status >= 500 ? 'internal_error' : 'invalid_request';
 }
 

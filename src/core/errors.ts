@@ -18,6 +18,7 @@ const ERROR_CODES = [
   'payload_too_large',
   'rate_limited',
   'unavailable',
+  'storage_full',
   'internal_error',
   'forge_error',
   'git_error',
@@ -31,7 +32,12 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 }
 
 /** Codes that describe a passing condition (contention, a limit, an outage) rather than a wrong request. */
-const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set(['conflict', 'rate_limited', 'unavailable']);
+const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set([
+  'conflict',
+  'rate_limited',
+  'unavailable',
+  'storage_full',
+]);
 
 export interface DocwrightErrorOptions {
   /** Whether the same operation may succeed later; default: by code (conflicts, limits, outages). */

@@ -87,7 +87,7 @@ export class Worker {
       try {
         claimed = await this.options.store.jobs.claim(this.id, this.options.leaseMs);
       } catch (error) {
-        this.logger.error({ err: error }, 'claiming a job failed');
+        this.logFault(error, 'claiming a job failed');
       }
       if (claimed && this.stopping) {
         // stop() came while this claim was in flight: hand the job straight back, uncounted, so
@@ -191,9 +191,10 @@ export class Worker {
         this.options.onRunRecorded?.({ ...report(), succeeded: false });
       }
     } catch (storeError) {
-      logger.error(
-        { err: storeError },
+      this.logFault(
+        storeError,
         'recording the run outcome failed; the lease will expire and the run repeat',
+        logger,
       );
     }
   }
@@ -221,6 +222,17 @@ export class Worker {
     this.retryTimers.add(timer);
   }
 
+  /**
+   * Logs a failure of the worker's own bookkeeping. The store's outages and full disk are logged by
+   * the store once when they start; a line per poll, beat or run while one lasts says nothing new.
+   */
+  private logFault(error: unknown, message: string, logger: Logger = this.logger): void {
+    const storage =
+      DocwrightError.isInstance(error) && (error.code === 'unavailable' || error.code === 'storage_full');
+    if (storage) logger.debug({ err: error }, message);
+    else logger.error({ err: error }, message);
+  }
+
   private async giveBack(claimed: ClaimedJob): Promise<void> {
     try {
       await this.options.store.jobs.release(claimed.job.id, this.id);
@@ -237,7 +249,7 @@ export class Worker {
       const held = await this.options.store.jobs.heartbeat(jobId, this.id, this.options.leaseMs);
       if (!held) controller.abort(new Error('lease lost to another worker'));
     } catch (error) {
-      this.logger.warn({ err: error, job: jobId }, 'heartbeat failed');
+      this.logFault(error, 'heartbeat failed', this.logger.child({ job: jobId }));
     }
   }
 }

@@ -25,6 +25,8 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   // GitHub's refusals are about docwright's own credentials, not the caller's: a bad gateway.
   forge_error: 502,
   unavailable: 503,
+  // WebDAV's Insufficient Storage: the server cannot store what the request needs, for now.
+  storage_full: 507,
 };
 
 /** The status a DocwrightError is answered with. */

@@ -21,6 +21,7 @@ export class Metrics {
   readonly assistantAnswers: Counter<'version' | 'outcome'>;
   readonly assistantFirstByte: Histogram<'version'>;
   readonly webhookDeliveries: Counter<'outcome'>;
+  readonly storageFaults: Counter<'fault'>;
 
   constructor(jobStats: () => Promise<JobStats>) {
     const registers = [this.registry];
@@ -49,6 +50,12 @@ export class Metrics {
       help: 'Duration of job runs, by outcome (completed, failed, retry)',
       labelNames: ['outcome'],
       buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600],
+      registers,
+    });
+    this.storageFaults = new Counter({
+      name: 'docwright_storage_faults_total',
+      help: 'Store operations refused because the database could not be reached or the storage was full',
+      labelNames: ['fault'],
       registers,
     });
     this.retries = new Counter({

@@ -115,7 +115,8 @@ export class RateLimits {
     try {
       return await count;
     } catch (error) {
-      if (error instanceof DocwrightError) throw error;
+      // A spent limit is the answer; anything else (a full disk, a busy database) is the storage's.
+      if (DocwrightError.isInstance(error) && error.code === 'rate_limited') throw error;
       return undefined;
     }
   }

@@ -92,9 +92,17 @@ export async function createService(config: Config, overrides: ServiceOverrides 
         local: { cacheDir: path.join(config.dataDir, 'models') },
       })
     : undefined;
-  const store =
-    overrides.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+  // The metrics read the job counts from the store when scraped, and count its faults as they come.
   const metrics = config.metrics ? new Metrics(() => store.jobs.stats()) : null;
+  const store =
+    overrides.store ??
+    (await openStore(
+      { dataDir: config.dataDir, databaseUrl: config.databaseUrl },
+      {
+        logger: logger.child({ component: 'store' }),
+        onFault: (fault) => metrics?.storageFaults.inc({ fault }),
+      },
+    ));
   // Each project's repository goes to the forge stored with it: local git, or GitHub (the app's
   // installation, or the token).
   const githubAccess = createGitHubAccess({

@@ -3,7 +3,9 @@ import { SQLite, type SqliteDatabase } from '../core/sqlite.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateFile, ensurePrivateFolder } from '../core/private-files.js';
+import { faultNaming } from './fault-naming-dialect.js';
 import { migrationProvider } from './migrations.js';
+import { StorageHealth } from './storage-faults.js';
 import { withStatementCache, type CachedStatementsDatabase } from './statement-cache.js';
 import { SqliteReadBatch } from './read-batch.js';
 import { SqliteWriteBatch } from './write-batch.js';
@@ -14,6 +16,8 @@ export type OpenDatabase = OpenSqliteDatabase | OpenPostgresDatabase;
 
 interface OpenDatabaseBase {
   db: Kysely<Database>;
+  /** Whether the storage works, told by every query (and by the raw statements of the batches). */
+  health: StorageHealth;
   close(): Promise<void>;
 }
 
@@ -43,17 +47,23 @@ export type DatabaseLocation = { dataDir: string; databaseUrl?: string | undefin
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
 /** Opens the configured database (DATABASE_URL moves the store to PostgreSQL) and migrates it. */
-export function openDatabase(location: DatabaseLocation): Promise<OpenDatabase> {
-  if ('memory' in location) return openSqliteDatabase(':memory:');
-  if (location.databaseUrl) return openPostgresDatabase(location.databaseUrl);
-  return openSqliteDatabase(path.join(location.dataDir, 'docwright.db'));
+export function openDatabase(
+  location: DatabaseLocation,
+  health: StorageHealth = new StorageHealth(undefined),
+): Promise<OpenDatabase> {
+  if ('memory' in location) return openSqliteDatabase(':memory:', health);
+  if (location.databaseUrl) return openPostgresDatabase(location.databaseUrl, { health });
+  return openSqliteDatabase(path.join(location.dataDir, 'docwright.db'), health);
 }
 
 /**
  * Opens (creating when needed) the SQLite file and brings its schema up to date. WAL lets readers
  * run beside the single writer; busy_timeout makes a second process wait instead of failing.
  */
-export async function openSqliteDatabase(file: string): Promise<OpenSqliteDatabase> {
+export async function openSqliteDatabase(
+  file: string,
+  health: StorageHealth = new StorageHealth(undefined),
+): Promise<OpenSqliteDatabase> {
   if (file !== ':memory:') {
     ensurePrivateFolder(path.dirname(file));
     ensurePrivateFile(file, [`${file}-wal`, `${file}-shm`]);
@@ -67,7 +77,9 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
   // Reads asked before a Kysely transaction begins run before it: one awaited inside that
   // transaction would otherwise wait for the connection the transaction holds.
   const statements = withStatementCache(sqlite, { beforeBegin: reads.flush });
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const db = new Kysely<Database>({
+    dialect: faultNaming(new SqliteDialect({ database: statements }), health),
+  });
   await migrate(db);
   // rate-limiter-flexible's own table, made before any request can count in it (as on PostgreSQL).
   sqlite.exec(`create table if not exists ${RATE_LIMIT_TABLE} (
@@ -75,13 +87,13 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
     points integer not null default 0,
     expire integer
   )`);
-  const writes = new SqliteWriteBatch(sqlite, statements);
+  const writes = new SqliteWriteBatch(sqlite, statements, health);
   const close = () => {
     writes.flush();
     reads.flush();
     return db.destroy();
   };
-  return { db, dialect: 'sqlite', sqlite, statements, writes, reads, close };
+  return { db, dialect: 'sqlite', sqlite, statements, writes, reads, health, close };
 }
 
 /**
@@ -90,8 +102,9 @@ export async function openSqliteDatabase(file: string): Promise<OpenSqliteDataba
  */
 async function openPostgresDatabase(
   connectionString: string,
-  options: { maxConnections?: number } = {},
+  options: { maxConnections?: number; health?: StorageHealth } = {},
 ): Promise<OpenPostgresDatabase> {
+  const health = options.health ?? new StorageHealth(undefined);
   const pool = new pg.Pool({
     connectionString,
     max: options.maxConnections ?? 10,
@@ -99,10 +112,14 @@ async function openPostgresDatabase(
     connectionTimeoutMillis: 10_000,
     types: typeParsers(),
   });
-  // An idle connection that dies (a server restart, a failover) is dropped by the pool and the next
-  // query opens a new one; without a listener, pg's 'error' event would end the process instead.
-  pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // A connection that dies (a server restart, a failover) must never end the process. The pool
+  // listens on its idle connections only and stops listening while one is checked out, so every
+  // connection gets a listener of its own for its whole life; the query it was running fails
+  // (named a storage fault), and the pool drops the broken connection and opens a new one.
+  const lost = (error: unknown) => void health.failed(error);
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
+  const db = new Kysely<Database>({ dialect: faultNaming(new PostgresDialect({ pool }), health) });
   try {
     await pool.query('select 1').catch((error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);
@@ -114,7 +131,7 @@ async function openPostgresDatabase(
     await db.destroy();
     throw error;
   }
-  return { db, dialect: 'postgres', pool, connectionString, close: () => db.destroy() };
+  return { db, dialect: 'postgres', pool, connectionString, health, close: () => db.destroy() };
 }
 
 /** host:port/database of a connection string, without the credentials it may hold. */

@@ -7,12 +7,16 @@ import { JobStore } from './jobs.js';
 import { ProjectStore } from './projects.js';
 import { RunStore } from './runs.js';
 import { SectionEmbeddingStore } from './section-embeddings.js';
+import { StorageHealth, type StorageFault } from './storage-faults.js';
+import type { Logger } from '../core/logger.js';
 
 export type { ApiKeyRow } from './api-keys.js';
 export type { JobThreadRow } from './github-threads.js';
 export type { ClaimedJob, JobMessageReadRow, JobMessageRow, JobReadRow, JobRow, RunOutcome } from './jobs.js';
 export { projectWritable, type ProjectRow } from './projects.js';
 export type { SectionEmbeddingStore } from './section-embeddings.js';
+export { namedStorageError, type StorageFault } from './storage-faults.js';
+export type { ThreadMessage } from './assistant-threads.js';
 
 /**
  * The store, one part per concept over one database (SQLite or PostgreSQL with the same code):
@@ -51,8 +55,12 @@ export class Store {
 
 /**
  * Opens the store: on PostgreSQL when `databaseUrl` is set (DATABASE_URL), else in `dataDir`
- * (docwright.db), or in memory. A `Config` is a location as it is.
+ * (docwright.db), or in memory. A `Config` is a location as it is. A storage fault (the database
+ * gone, the disk full) is logged to `logger` once per episode and counted through `onFault`.
  */
-export async function openStore(location: DatabaseLocation): Promise<Store> {
-  return new Store(await openDatabase(location));
+export async function openStore(
+  location: DatabaseLocation,
+  options: { logger?: Logger; onFault?: (fault: StorageFault) => void } = {},
+): Promise<Store> {
+  return new Store(await openDatabase(location, new StorageHealth(options.logger, options.onFault)));
 }

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase } from '../core/sqlite.js';
 import type { CachedStatementsDatabase } from './statement-cache.js';
+import type { StorageHealth } from './storage-faults.js';
 import { TurnBatch, type Pending } from './turn-batch.js';
 
 /** A group's synchronous statements; `prepare` hands out the kept prepared statement of a SQL text. */
@@ -36,6 +37,8 @@ export class SqliteWriteBatch extends TurnBatch<SqliteWrite<unknown>> {
   constructor(
     sqlite: SqliteDatabase,
     private readonly statements: CachedStatementsDatabase,
+    /** Told of every group: a full disk fails its writes named (507), and a commit that works ends that. */
+    private readonly health: StorageHealth,
   ) {
     super(sqlite);
   }
@@ -54,12 +57,14 @@ export class SqliteWriteBatch extends TurnBatch<SqliteWrite<unknown>> {
       for (const each of batch) {
         try {
           each.resolve(this.sqlite.transaction(() => each.work(prepare))());
+          this.health.succeeded('write');
         } catch (error) {
-          each.reject(error);
+          each.reject(this.health.failed(error));
         }
       }
       return;
     }
+    this.health.succeeded('write');
     batch.forEach((each, index) => each.resolve(results[index]));
   }
 }

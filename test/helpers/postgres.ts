@@ -24,6 +24,11 @@ export interface TestPostgres {
   url(database?: string): string;
   /** Creates an empty database with a fresh name; returns its URL. */
   createDatabase(): Promise<string>;
+  /**
+   * Stops the server as an operator's restart or a failover does (`pg_ctl stop -m fast`: sessions
+   * are ended, the port closes), waits `downMs`, and starts it again on the same port.
+   */
+  interrupt(downMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -63,7 +68,11 @@ export function testDatabases() {
 /** Starts a cluster (or connects to DOCWRIGHT_TEST_DATABASE_URL); stop it in afterAll. */
 export async function startPostgres(): Promise<TestPostgres> {
   const external = process.env.DOCWRIGHT_TEST_DATABASE_URL;
-  if (external) return server(new URL(external), () => Promise.resolve());
+  if (external)
+    return server(new URL(external), {
+      stop: () => Promise.resolve(),
+      interrupt: () => Promise.reject(new Error('a server of your own is not interrupted by the tests')),
+    });
   const bin = binDirectory();
   const asRoot = process.getuid?.() === 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docwright-pg-'));
@@ -84,7 +93,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     'UTF8',
     '--no-sync',
   ]);
-  const port = await startCluster(as, data, dir);
+  const { port, options } = await startCluster(as, data, dir);
   const stopSync = () => {
     try {
       const args = ['-D', data, '-m', 'immediate', 'stop'];
@@ -97,10 +106,17 @@ export async function startPostgres(): Promise<TestPostgres> {
   };
   // A test process that ends without afterAll (a crash, Ctrl-C) still takes its cluster along.
   process.once('exit', stopSync);
-  return server(new URL(`postgres://postgres@127.0.0.1:${port}/postgres`), () => {
-    process.off('exit', stopSync);
-    stopSync();
-    return Promise.resolve();
+  return server(new URL(`postgres://postgres@127.0.0.1:${port}/postgres`), {
+    stop() {
+      process.off('exit', stopSync);
+      stopSync();
+      return Promise.resolve();
+    },
+    async interrupt(downMs) {
+      await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await as('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+    },
   });
 }
 
@@ -109,7 +125,7 @@ async function startCluster(
   as: (binary: string, args: string[]) => Promise<unknown>,
   data: string,
   dir: string,
-): Promise<number> {
+): Promise<{ port: number; options: string }> {
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
     const options = [
@@ -123,7 +139,7 @@ async function startCluster(
     ].join(' ');
     try {
       await as('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
-      return port;
+      return { port, options };
     } catch (error) {
       if (attempt >= 3) {
         const log = fs.existsSync(path.join(dir, 'log'))
@@ -135,7 +151,7 @@ async function startCluster(
   }
 }
 
-function server(base: URL, stop: () => Promise<void>): TestPostgres {
+function server(base: URL, control: Pick<TestPostgres, 'stop' | 'interrupt'>): TestPostgres {
   let counter = 0;
   const url = (database = base.pathname.slice(1)) => {
     const target = new URL(base);
@@ -156,7 +172,7 @@ function server(base: URL, stop: () => Promise<void>): TestPostgres {
       }
       return url(name);
     },
-    stop,
+    ...control,
   };
 }
 
