@@ -42446,7 +42446,9 @@ const PromptBodySchema = object({
         error: (issue) => (issue.input === undefined ? 'prompt is required' : 'prompt must be a string'),
     })
         .min(1, 'prompt must not be empty')
-        .max(20_000, 'prompt must be at most 20,000 characters'),
+        .max(20_000, 'prompt must be at most 20,000 characters')
+        // Spaces and new lines alone ask for nothing: refused as an empty prompt is.
+        .refine((prompt) => prompt.trim() !== '', 'prompt must not be blank'),
 }, { error: 'the body must be a JSON object' })
     .meta({ id: 'PromptBody' });
 /** The four states a job can be in, declared once for the wire, the store and the metrics. */
@@ -42462,9 +42464,12 @@ const JobMessageSchema = object({
     role: schemas_enum(['user', 'agent']),
     content: schemas_string(),
     createdAt: iso_datetime(),
+    changed: schemas_boolean()
+        .optional()
+        .describe("On the agent's replies: whether the run behind the reply committed a change."),
 })
     .meta({ id: 'JobMessage' });
-/** The contract's job fields, plus our extra fields (`updatedAt`, `error`, `messages`). */
+/** The contract's job fields, plus our extra fields (`updatedAt`, `error`, `messages`, `reply`, `changed`). */
 const JobSchema = object({
     id: schemas_string(),
     status: JobStatusSchema,
@@ -42481,6 +42486,14 @@ const JobSchema = object({
     messages: array(JobMessageSchema)
         .optional()
         .describe('The prompts and the agent replies, oldest first.'),
+    reply: schemas_string()
+        .nullable()
+        .optional()
+        .describe("The agent's reply to the latest prompt; null while it works on it."),
+    changed: schemas_boolean()
+        .nullable()
+        .optional()
+        .describe('Whether the run that answered the latest prompt committed a change; null while the job is active. A completed job that changed nothing says why in `reply`.'),
 })
     .meta({ id: 'Job' });
 const JobListSchema = object({
@@ -48689,7 +48702,15 @@ function headline(view) {
                 ...quoted(view.summary),
             ];
         case 'no-changes':
-            return ['✅ **Done — no pull request was opened.**', ...quoted(view.reply)];
+            return [
+                '⚠️ **Nothing was changed**, so no pull request was opened. The agent said:',
+                ...quoted(view.reply),
+            ];
+        case 'committed':
+            return [
+                `✅ **Committed to \`${view.branch.replace(/`/g, "'")}\`.** Its repository has no pull requests, so none was opened.`,
+                ...quoted(view.summary),
+            ];
         case 'failed':
             // Without a job id the request itself was refused (bad key, rate limit, server down).
             return [
@@ -48794,9 +48815,12 @@ function latestReply(job) {
 function finishedJobView(job, files = null) {
     switch (job.status) {
         case 'completed':
-            return job.prLink
-                ? { state: 'pr-opened', jobId: job.id, prLink: job.prLink, files, summary: latestReply(job) }
-                : { state: 'no-changes', jobId: job.id, reply: latestReply(job) };
+            if (job.prLink)
+                return { state: 'pr-opened', jobId: job.id, prLink: job.prLink, files, summary: latestReply(job) };
+            // A repository without code review (a local one) gets the commit but no pull request.
+            if (job.changed === true)
+                return { state: 'committed', jobId: job.id, branch: job.source.ref, summary: latestReply(job) };
+            return { state: 'no-changes', jobId: job.id, reply: latestReply(job) };
         case 'failed':
             return {
                 state: 'failed',

@@ -141,7 +141,8 @@ describe('the bundled Action against docwright serve', () => {
     expect(recorder.calls[1]!.body).toEqual({ content: 'eyes' });
     expect(recorder.calls.every((call) => call.authorization === 'token ghs_recorded')).toBe(true);
     const [status] = recorder.comments;
-    expect(status!.body).toContain('Done — no pull request was opened.');
+    // The server's project is a local repository: the change is committed, and it has no pull requests.
+    expect(status!.body).toContain(`Committed to \`docwright/job-${jobId}\`.`);
     expect(status!.body).toMatch(/Try it/);
     expect(status!.body).toContain(`<!-- docwright-job: ${jobId} -->`);
     expect(status!.body).toContain('https://github.com/Codertocat/Hello-World/actions/runs/42');
@@ -169,7 +170,7 @@ describe('the bundled Action against docwright serve', () => {
     const edits = recorder.calls.slice(calls).filter((call) => call.method === 'PATCH');
     expect(edits.map((call) => (call.body as { body: string }).body.split('\n')[0])).toEqual([
       '⏳ **Working on your follow-up…** This comment will be updated with the result.',
-      '✅ **Done — no pull request was opened.**',
+      `✅ **Committed to \`docwright/job-${jobId}\`.** Its repository has no pull requests, so none was opened.`,
     ]);
   });
 

@@ -249,16 +249,30 @@ describe('the model-driven agent', () => {
       /^I stopped before finishing: the run reached the token budget \(250 tokens\)/,
     );
 
-    const slow = new MockLanguageModelV3({
-      doGenerate: ({ abortSignal }) =>
-        new Promise((_, reject) => {
-          // On a loaded machine the 50 ms may be gone before the call: an aborted signal fires no event.
-          if (abortSignal?.aborted) reject(new Error('aborted by the time budget'));
-          abortSignal?.addEventListener('abort', () => reject(new Error('aborted by the time budget')));
-        }),
-    });
-    const byTime = await agent(slow, { budgets: { maxWallTimeMs: 50 } }).run(runInput());
+    // A model that answers once, then hangs: the run stops at the time budget with what it did.
+    const hanging = (answered: number) => {
+      let calls = 0;
+      const first = scriptedModel(looping);
+      return new MockLanguageModelV3({
+        doGenerate: (options) => {
+          calls += 1;
+          if (calls <= answered) return first.model.doGenerate(options);
+          const { abortSignal } = options;
+          return new Promise((_, reject) => {
+            // On a loaded machine the budget may be gone before the call: an aborted signal fires no event.
+            if (abortSignal?.aborted) reject(new Error('aborted by the time budget'));
+            abortSignal?.addEventListener('abort', () => reject(new Error('aborted by the time budget')));
+          });
+        },
+      });
+    };
+    const byTime = await agent(hanging(1), { budgets: { maxWallTimeMs: 300 } }).run(runInput());
     expect(byTime.reply).toMatch(/^I stopped before finishing: the run reached the time budget/);
+
+    // A model that never says anything: there is nothing to report, the job fails with the reason.
+    await expect(agent(hanging(0), { budgets: { maxWallTimeMs: 50 } }).run(runInput())).rejects.toThrow(
+      /^The model did not answer within the time budget \(0 seconds\), so nothing was changed/,
+    );
   });
 
   it('repairs what the checks found in the same conversation, with paths relative to the docs folder', async () => {

@@ -109,6 +109,7 @@ describe('agent job API', () => {
     it.each([
       ['a missing prompt', {}, /prompt is required/],
       ['an empty prompt', { prompt: '' }, /prompt must not be empty/],
+      ['a prompt of blanks only', { prompt: ' \n\t ' }, /prompt must not be blank/],
       ['a prompt that is not a string', { prompt: 42 }, /prompt must be a string/],
       ['a prompt over 20,000 characters', { prompt: 'x'.repeat(20_001) }, /prompt must be at most 20,000/],
       ['a body that is not an object', [1, 2], /JSON object/],
@@ -266,6 +267,32 @@ describe('rate limits', () => {
         body: { prompt: 'x' },
       });
       expect(after.headers.get('ratelimit-remaining')).toBe('2');
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('spends no use on messages refused with 400, 404 or 409, however many', async () => {
+    const t = await startTestService({ config: { jobRateLimit: 3 }, startWorker: false });
+    try {
+      const open = await t.request('POST', '/v2/agent/docs/job', { body: { prompt: 'x' } });
+      const archived = await t.request('POST', '/v2/agent/docs/job', { body: { prompt: 'y' } });
+      await t.request('POST', `/v2/agent/docs/job/${archived.body.id}/archive`);
+      const refused = [];
+      for (let index = 0; index < 20; index += 1) {
+        const [target, body] = [
+          [`/v2/agent/docs/job/nope-${index}/message`, { prompt: 'x' }],
+          [`/v2/agent/docs/job/${archived.body.id}/message`, { prompt: 'x' }],
+          [`/v2/agent/docs/job/${open.body.id}/message`, { prompt: '  ' }],
+        ][index % 3]!;
+        refused.push((await t.request('POST', target as string, { body })).status);
+      }
+      expect(new Set(refused)).toEqual(new Set([404, 409, 400]));
+      const accepted = await t.request('POST', `/v2/agent/docs/job/${open.body.id}/message`, {
+        body: { prompt: 'a real follow-up' },
+      });
+      expect(accepted.status).toBe(200);
+      expect(accepted.headers.get('ratelimit-remaining')).toBe('2');
     } finally {
       await t.cleanup();
     }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgentResolver } from '../src/agent/registry.js';
 import type { Agent, AgentRunInput } from '../src/agent/types.js';
 import { LocalGitForge } from '../src/forge/local-git.js';
@@ -17,13 +17,26 @@ class GatedAgent implements Agent {
   running = 0;
   maxOverlap = 0;
   runs: string[][] = [];
+  /** Runs that ended because their signal aborted, as a model request does. */
+  aborted = 0;
 
   async run(input: AgentRunInput) {
     this.running += 1;
     this.maxOverlap = Math.max(this.maxOverlap, this.running);
     this.runs.push(input.instructions);
     for (const waiter of this.waiters.splice(0)) waiter();
-    await new Promise<void>((resolve) => this.gates.push(resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.gates.push(resolve);
+        input.signal.addEventListener('abort', () => {
+          this.aborted += 1;
+          reject(input.signal.reason instanceof Error ? input.signal.reason : new Error('aborted'));
+        });
+      });
+    } catch (error) {
+      this.running -= 1;
+      throw error;
+    }
     try {
       return await this.inner.run(input);
     } finally {
@@ -82,9 +95,19 @@ describe('job state machine', () => {
       body: { prompt: 'make the docs sparkle' },
     });
     const done = await t.waitForJob(job.id);
-    expect(done).toMatchObject({ status: 'completed', prLink: null });
-    expect(done.messages?.[1]?.content).toMatch(/replace/i); // lists what it understands
+    // A job that did nothing says so: `changed` is false, and the reply says why.
+    expect(done).toMatchObject({ status: 'completed', prLink: null, changed: false });
+    expect(done.reply).toMatch(/replace/i); // lists what it understands
+    expect(done.messages?.[1]).toMatchObject({ role: 'agent', changed: false, content: done.reply });
     expect(() => t!.git('rev-parse', '--verify', `docwright/job-${job.id}`)).toThrow();
+
+    const { body: followUp } = await t.request('POST', `/v2/agent/docs/job/${job.id}/message`, {
+      body: { prompt: 'replace "Acme Cloud" with "Acme Platform"' },
+    });
+    expect(followUp).not.toHaveProperty('changed'); // only the job view with its messages says
+    const changed = await t.waitForJob(job.id);
+    expect(changed).toMatchObject({ status: 'completed', changed: true });
+    expect(changed.messages?.map((message) => message.changed)).toEqual([undefined, false, undefined, true]);
   });
 
   it('fails with the reason in words when the run cannot succeed, and a message reopens the job', async () => {
@@ -143,7 +166,7 @@ describe('job state machine', () => {
     expect(done).toMatchObject({ status: 'failed', error: 'disk full' });
   });
 
-  it('archiving a running job keeps it archived when the run ends, with the run recorded', async () => {
+  it('archiving a running job stops its run: the agent is aborted, nothing is committed, the job says so', async () => {
     const agent = new GatedAgent();
     t = await startTestService({ overrides: { agentFor: () => agent } });
     const { body: job } = await t.request('POST', '/v2/agent/docs/job', {
@@ -151,10 +174,19 @@ describe('job state machine', () => {
     });
     await agent.started(1);
     expect((await t.request('POST', `/v2/agent/docs/job/${job.id}/archive`)).body.status).toBe('archived');
-    agent.open();
-    await t.service.worker.stop(); // waits for the run to finish
+    // The gate stays shut: only the abort can end the agent's run.
+    await vi.waitFor(async () => {
+      const { body } = await t!.request('GET', `/v2/agent/docs/job/${job.id}`);
+      expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'agent']);
+    });
     const { body } = await t.request('GET', `/v2/agent/docs/job/${job.id}`);
-    expect(body.status).toBe('archived');
-    expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'agent']);
+    expect(body).toMatchObject({
+      status: 'archived',
+      changed: false,
+      reply: expect.stringMatching(/^Stopped: the job was archived/),
+    });
+    expect(agent.aborted).toBe(1);
+    expect(() => t!.git('rev-parse', '--verify', `docwright/job-${job.id}`)).toThrow();
+    agent.open();
   });
 });

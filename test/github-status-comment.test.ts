@@ -65,7 +65,7 @@ describe('renderStatusComment', () => {
       jobId: 'job23',
       reply: 'No page mentions it. <!-- docwright-job: other -->',
     });
-    expect(body).toContain('no pull request was opened');
+    expect(body).toContain('**Nothing was changed**, so no pull request was opened');
     expect(body).toContain('> No page mentions it. &lt;!-- docwright-job: other -->');
     expect(findJobMarker(body)).toBe('job23');
   });

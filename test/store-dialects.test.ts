@@ -174,9 +174,9 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     expect((await store.jobs.claim('worker-b', LEASE_MS, at(4)))?.job.id).toBe('newer');
     expect(await store.jobs.claim('worker-c', LEASE_MS, at(5))).toBeNull();
 
-    expect(await store.jobs.heartbeat('older', 'worker-b', LEASE_MS, at(6))).toBe(false);
-    expect(await store.jobs.heartbeat('older', 'worker-a', LEASE_MS, at(6))).toBe(true);
-    expect(await store.jobs.heartbeat('newer', 'worker-b', LEASE_MS, at(10))).toBe(true);
+    expect(await store.jobs.heartbeat('older', 'worker-b', LEASE_MS, at(6))).toBe('lost');
+    expect(await store.jobs.heartbeat('older', 'worker-a', LEASE_MS, at(6))).toBe('held');
+    expect(await store.jobs.heartbeat('newer', 'worker-b', LEASE_MS, at(10))).toBe('held');
     // worker-a dies: no more heartbeats; its lease ends at 36 s and worker-c takes the job over.
     expect(await store.jobs.claim('worker-c', LEASE_MS, at(35))).toBeNull();
     const takeover = await store.jobs.claim('worker-c', LEASE_MS, at(37));
@@ -246,7 +246,7 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
       try {
         vi.setSystemTime(Date.now() + 5 * 60_000); // this replica's clock is five minutes ahead
         expect(await other.jobs.claim('replica-b', LEASE_MS)).toBeNull();
-        expect(await store.jobs.heartbeat('live', 'replica-a', LEASE_MS)).toBe(true);
+        expect(await store.jobs.heartbeat('live', 'replica-a', LEASE_MS)).toBe('held');
       } finally {
         vi.useRealTimers();
       }

@@ -37,6 +37,11 @@ export const EnvSchema = z.object({
   DOCWRIGHT_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   // 25 s: with the 1 s idle poll, a dead replica's job is taken over within 30 s.
   DOCWRIGHT_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(25),
+  // What one run of the model-driven agent may take before it stops (a model that never answers
+  // fails the job with this in its reason).
+  DOCWRIGHT_RUN_MINUTES: z.coerce.number().min(0.05).max(180).default(10),
+  // How long a reader waits for the assistant's model to say anything before the answer ends in error.
+  DOCWRIGHT_ANSWER_IDLE_SECONDS: z.coerce.number().min(1).max(600).default(30),
   DOCWRIGHT_JOB_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
   DOCWRIGHT_PUBLIC_URL: z.url().optional(),
   DOCWRIGHT_ASSISTANT_KEY_MONTHLY_LIMIT: z.coerce.number().int().min(1).default(10_000),
@@ -98,6 +103,10 @@ export interface Config {
   workers: number;
   /** How long a claimed job stays claimed without a heartbeat; a crashed run is taken over after it. */
   leaseMs: number;
+  /** Wall time of one run of the model-driven agent. */
+  runTimeMs: number;
+  /** How long the assistant's model may stay silent before the reader's answer ends in an error. */
+  answerIdleMs: number;
   /** Job creations, and separately follow-up messages, per project per hour. */
   jobRateLimit: number;
   /** The address printed for people and links; defaults to http://localhost:PORT. */
@@ -167,6 +176,8 @@ export function loadConfig(
     logLevel: values.LOG_LEVEL,
     workers: values.DOCWRIGHT_WORKERS,
     leaseMs: Math.round(values.DOCWRIGHT_LEASE_SECONDS * 1000),
+    runTimeMs: Math.round(values.DOCWRIGHT_RUN_MINUTES * 60_000),
+    answerIdleMs: Math.round(values.DOCWRIGHT_ANSWER_IDLE_SECONDS * 1000),
     jobRateLimit: values.DOCWRIGHT_JOB_RATE_LIMIT,
     publicUrl: (values.DOCWRIGHT_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     assistantLimits: {

@@ -12,6 +12,8 @@ export interface JobServiceOptions {
   defaultModel: string;
   /** Called when work was queued, so an idle worker starts at once instead of at its next poll. */
   onQueued?: () => void;
+  /** Called when a job was archived, so a run of it in this process stops at once. */
+  onArchived?: (jobId: string) => void;
   now?: () => Date;
 }
 
@@ -59,8 +61,11 @@ export class JobService {
     return toJob(row);
   }
 
+  /** Archives the job; a run of it stops within seconds (at once in this process), committing nothing. */
   async archive(projectId: string, id: string): Promise<Job> {
-    return toJob(await this.options.store.jobs.archive(projectId, id, this.now()));
+    const job = toJob(await this.options.store.jobs.archive(projectId, id, this.now()));
+    this.options.onArchived?.(id);
+    return job;
   }
 
   async list(projectId: string, query: JobListQuery): Promise<JobList> {

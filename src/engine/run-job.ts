@@ -138,7 +138,7 @@ export async function runJob(
     });
     prLink = pullRequest?.url ?? prLink;
   }
-  return { handledMessageIds, reply, prLink, branchHead };
+  return { handledMessageIds, reply, prLink, branchHead, changed: committed !== null || landed !== null };
 }
 
 /** Runs the agent over an overlay of the snapshot and checks its edits; returns the reply and changes. */

@@ -61,6 +61,14 @@ export class Worker {
     this.loops = Array.from({ length: this.options.concurrency }, () => this.loop());
   }
 
+  /**
+   * The job was archived: its run, if this process is running it, stops now (the agent and its
+   * model request are aborted, nothing is committed). Other replicas notice at their next heartbeat.
+   */
+  cancel(jobId: string): void {
+    this.running.get(jobId)?.abort(new JobArchived());
+  }
+
   /** Wakes idle loops: new work was queued. */
   wake(): void {
     for (const wake of this.wakers.splice(0)) wake();
@@ -169,7 +177,17 @@ export class Worker {
     const { job, pending } = claimed;
     const store = this.options.store.jobs;
     try {
-      if (signal.aborted) {
+      if (signal.aborted && signal.reason instanceof JobArchived) {
+        // Cancelled: the request is answered, so the job's thread says what became of it.
+        await store.finishRun(job.id, this.id, {
+          handledMessageIds: pending.map((message) => message.id),
+          reply:
+            'Stopped: the job was archived while this request was being worked on, so nothing was committed.',
+          changed: false,
+        });
+        logger.info('run stopped: the job was archived');
+        this.options.onRunRecorded?.({ ...report(), succeeded: false });
+      } else if (signal.aborted) {
         // Lost lease: another worker owns the job now. Shutdown: hand it back uncounted.
         if (this.stopping) await store.release(job.id, this.id);
         logger.warn({ reason: String(signal.reason) }, 'run interrupted');
@@ -246,8 +264,9 @@ export class Worker {
 
   private async beat(jobId: string, controller: AbortController): Promise<void> {
     try {
-      const held = await this.options.store.jobs.heartbeat(jobId, this.id, this.options.leaseMs);
-      if (!held) controller.abort(new Error('lease lost to another worker'));
+      const lease = await this.options.store.jobs.heartbeat(jobId, this.id, this.options.leaseMs);
+      if (lease === 'lost') controller.abort(new Error('lease lost to another worker'));
+      if (lease === 'archived') controller.abort(new JobArchived());
     } catch (error) {
       this.logFault(error, 'heartbeat failed', this.logger.child({ job: jobId }));
     }
@@ -259,4 +278,12 @@ function failureSentence(error: unknown): string {
   if (DocwrightError.isInstance(error)) return error.message;
   const message = error instanceof Error ? error.message : String(error);
   return redactSecrets(message) || 'the run stopped on an unexpected error';
+}
+
+/** Why a run was stopped when its job was archived. */
+class JobArchived extends Error {
+  override readonly name = 'JobArchived';
+  constructor() {
+    super('the job was archived');
+  }
 }

@@ -19,9 +19,12 @@ export function latestReply(job: Job): string | null {
 export function finishedJobView(job: Job, files: ChangedFiles | null = null): StatusView {
   switch (job.status) {
     case 'completed':
-      return job.prLink
-        ? { state: 'pr-opened', jobId: job.id, prLink: job.prLink, files, summary: latestReply(job) }
-        : { state: 'no-changes', jobId: job.id, reply: latestReply(job) };
+      if (job.prLink)
+        return { state: 'pr-opened', jobId: job.id, prLink: job.prLink, files, summary: latestReply(job) };
+      // A repository without code review (a local one) gets the commit but no pull request.
+      if (job.changed === true)
+        return { state: 'committed', jobId: job.id, branch: job.source.ref, summary: latestReply(job) };
+      return { state: 'no-changes', jobId: job.id, reply: latestReply(job) };
     case 'failed':
       return {
         state: 'failed',

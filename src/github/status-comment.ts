@@ -13,6 +13,7 @@ export type StatusView =
       summary: string | null;
     }
   | { state: 'no-changes'; jobId: string; reply: string | null }
+  | { state: 'committed'; jobId: string; branch: string; summary: string | null }
   | { state: 'failed'; jobId: string | null; reason: string }
   | { state: 'timed-out'; jobId: string; minutes: number }
   | { state: 'stopped'; jobId: string; reason: string }
@@ -60,7 +61,15 @@ function headline(view: StatusView): string[] {
         ...quoted(view.summary),
       ];
     case 'no-changes':
-      return ['✅ **Done — no pull request was opened.**', ...quoted(view.reply)];
+      return [
+        '⚠️ **Nothing was changed**, so no pull request was opened. The agent said:',
+        ...quoted(view.reply),
+      ];
+    case 'committed':
+      return [
+        `✅ **Committed to \`${view.branch.replace(/`/g, "'")}\`.** Its repository has no pull requests, so none was opened.`,
+        ...quoted(view.summary),
+      ];
     case 'failed':
       // Without a job id the request itself was refused (bad key, rate limit, server down).
       return [

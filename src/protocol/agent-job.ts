@@ -9,7 +9,9 @@ export const PromptBodySchema = z
           error: (issue) => (issue.input === undefined ? 'prompt is required' : 'prompt must be a string'),
         })
         .min(1, 'prompt must not be empty')
-        .max(20_000, 'prompt must be at most 20,000 characters'),
+        .max(20_000, 'prompt must be at most 20,000 characters')
+        // Spaces and new lines alone ask for nothing: refused as an empty prompt is.
+        .refine((prompt) => prompt.trim() !== '', 'prompt must not be blank'),
     },
     { error: 'the body must be a JSON object' },
   )
@@ -33,10 +35,15 @@ export const JobMessageSchema = z
     role: z.enum(['user', 'agent']),
     content: z.string(),
     createdAt: z.iso.datetime(),
+    changed: z
+      .boolean()
+      .optional()
+      .describe("On the agent's replies: whether the run behind the reply committed a change."),
   })
   .meta({ id: 'JobMessage' });
+export type JobMessage = z.infer<typeof JobMessageSchema>;
 
-/** The contract's job fields, plus our extra fields (`updatedAt`, `error`, `messages`). */
+/** The contract's job fields, plus our extra fields (`updatedAt`, `error`, `messages`, `reply`, `changed`). */
 export const JobSchema = z
   .object({
     id: z.string(),
@@ -55,6 +62,18 @@ export const JobSchema = z
       .array(JobMessageSchema)
       .optional()
       .describe('The prompts and the agent replies, oldest first.'),
+    reply: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("The agent's reply to the latest prompt; null while it works on it."),
+    changed: z
+      .boolean()
+      .nullable()
+      .optional()
+      .describe(
+        'Whether the run that answered the latest prompt committed a change; null while the job is active. A completed job that changed nothing says why in `reply`.',
+      ),
   })
   .meta({ id: 'Job' });
 export type Job = z.infer<typeof JobSchema>;

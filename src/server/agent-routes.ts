@@ -17,11 +17,26 @@ export function agentRoutes({ store, jobs, rateLimits }: AgentRouteDependencies)
   const app = new Hono<{ Variables: AuthVariables }>();
   app.use('*', requireKey(store, 'admin'));
 
+  /**
+   * Runs `work` as one use of a limit: counted first (so a flood is stopped before it costs
+   * anything), and given back when the request is refused (a job that does not exist or is
+   * archived, a disabled project): only a job created or a message queued spends the hourly quota.
+   */
+  async function counted<T>(limit: string, projectId: string, work: () => Promise<T>) {
+    const headers = await rateLimits.consume(limit, projectId);
+    try {
+      return { value: await work(), headers };
+    } catch (error) {
+      await rateLimits.refund(limit, projectId);
+      throw error;
+    }
+  }
+
   app.post('/job', async (c) => {
     const projectId = c.req.param('projectId') as string;
     const { prompt } = await readJson(c, PromptBodySchema);
-    const headers = await rateLimits.consume('job-create', projectId);
-    return c.json(await jobs.create(projectId, prompt), 201, headers);
+    const { value, headers } = await counted('job-create', projectId, () => jobs.create(projectId, prompt));
+    return c.json(value, 201, headers);
   });
 
   app.get('/job/:id', async (c) => {
@@ -31,14 +46,10 @@ export function agentRoutes({ store, jobs, rateLimits }: AgentRouteDependencies)
   app.post('/job/:id/message', async (c) => {
     const projectId = c.req.param('projectId') as string;
     const { prompt } = await readJson(c, PromptBodySchema);
-    const headers = await rateLimits.consume('job-message', projectId);
-    try {
-      return c.json(await jobs.message(projectId, c.req.param('id'), prompt), 200, headers);
-    } catch (error) {
-      // A message to a job that does not exist or is archived was never a use of the limit.
-      await rateLimits.refund('job-message', projectId);
-      throw error;
-    }
+    const { value, headers } = await counted('job-message', projectId, () =>
+      jobs.message(projectId, c.req.param('id'), prompt),
+    );
+    return c.json(value, 200, headers);
   });
 
   app.post('/job/:id/archive', async (c) => {

@@ -131,7 +131,9 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const worker = new Worker({
     store,
     forge,
-    agentFor: overrides.agentFor ?? createAgentResolver(config.providers),
+    agentFor:
+      overrides.agentFor ??
+      createAgentResolver(config.providers, { budgets: { maxWallTimeMs: config.runTimeMs } }),
     logger,
     concurrency: config.workers,
     leaseMs: config.leaseMs,
@@ -153,6 +155,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     forge,
     defaultModel: config.model,
     onQueued: () => worker.wake(),
+    onArchived: (jobId) => worker.cancel(jobId),
     ...(overrides.now ? { now: overrides.now } : {}),
   });
   const github = githubAccess
@@ -235,7 +238,9 @@ function createAnswererResolver(config: Config, logger: Logger): (model: string)
           'The assistant is not available: its model is not configured on the server',
         );
       }
-      answerer = languageModelFor ? new ModelAnswerer(languageModelFor, model) : extractive;
+      answerer = languageModelFor
+        ? new ModelAnswerer(languageModelFor, model, { idleMs: config.answerIdleMs })
+        : extractive;
       byModel.set(model, answerer);
     }
     return answerer;

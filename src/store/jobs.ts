@@ -36,13 +36,14 @@ export type JobReadRow = Pick<
   | 'error'
 >;
 /** The columns of a job's message the API shows. */
-export type JobMessageReadRow = Pick<JobMessageRow, 'role' | 'content' | 'created_at'>;
+export type JobMessageReadRow = Pick<JobMessageRow, 'role' | 'content' | 'created_at' | 'changed'>;
 
 /** A job joined with one of its messages (the message's columns null for a job without messages). */
 type JobWithMessageRow = JobReadRow & {
   message_role: JobMessageRow['role'] | null;
   message_content: string | null;
   message_created_at: string | null;
+  message_changed: number | null;
 };
 
 export interface NewJob {
@@ -73,6 +74,8 @@ export interface RunOutcome {
   prLink?: string | null;
   /** Where the job's branch is after the run, when the run knows (a commit it made or found). */
   branchHead?: string | null;
+  /** Whether the run committed a change (or found the commit it made before a restart). */
+  changed?: boolean;
   /** Set when the run failed: the reason, in words. */
   error?: string;
 }
@@ -103,6 +106,7 @@ const MESSAGE_COLUMNS = [
   'content',
   'created_at',
   'state',
+  'changed',
 ] as const satisfies readonly (keyof JobMessageRow)[];
 // A column added to the table without a place in JOB_COLUMNS fails to compile here.
 const everyJobColumn: Exclude<keyof JobRow, (typeof JOB_COLUMNS)[number]> extends never ? true : never = true;
@@ -150,6 +154,7 @@ export class JobStore {
             'job_messages.role as message_role',
             'job_messages.content as message_content',
             'job_messages.created_at as message_created_at',
+            'job_messages.changed as message_changed',
           ])
           .where('jobs.id', '=', id)
           .where('jobs.project_id', '=', projectId)
@@ -184,6 +189,7 @@ export class JobStore {
       content: redactSecrets(job.prompt),
       created_at: iso(now),
       state: 'pending',
+      changed: null,
     } as const;
     if (this.writes) {
       // Concurrent creates (and the rate-limit counts of their requests) share one commit; each
@@ -257,6 +263,7 @@ export class JobStore {
         role: row.message_role,
         content: row.message_content!,
         created_at: row.message_created_at!,
+        changed: row.message_changed,
       });
     }
     return { job, messages };
@@ -312,6 +319,7 @@ export class JobStore {
           content: redactSecrets(prompt),
           created_at: iso(now),
           state: 'pending',
+          changed: null,
         })
         .execute();
       return trx.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -426,15 +434,23 @@ export class JobStore {
   }
 
   /** Extends the lease; false when this worker no longer holds it (the run must stop). */
-  async heartbeat(id: string, owner: string, leaseMs: number, at?: Date): Promise<boolean> {
+  async heartbeat(
+    id: string,
+    owner: string,
+    leaseMs: number,
+    at?: Date,
+  ): Promise<'held' | 'lost' | 'archived'> {
     const now = await this.leaseClock(at);
     const result = await this.db
       .updateTable('jobs')
       .set({ lease_expires_at: iso(new Date(now.getTime() + leaseMs)) })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
+      .returning('status')
       .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    if (!result) return 'lost';
+    // Archived while it ran (by hand, or its pull request closed): the run is to stop now.
+    return result.status === 'archived' ? 'archived' : 'held';
   }
 
   /**
@@ -466,6 +482,7 @@ export class JobStore {
           content: redactSecrets(outcome.reply),
           created_at: iso(now),
           state: null,
+          changed: outcome.changed === undefined ? null : outcome.changed ? 1 : 0,
         })
         .execute();
       const { count } = await trx

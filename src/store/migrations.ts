@@ -216,14 +216,17 @@ const migrations: Record<string, Migration> = {
       await sql`drop table if exists section_embeddings`.execute(db);
     },
   },
-  '0007_job_branch_head': {
+  '0007_run_books': {
     // Where the job's branch is after its last run, as the job's own books say: a follow-up starts
     // there without asking the forge, and a branch someone moved meanwhile fails the commit's
-    // compare-and-set, whose retry looks the branch up.
+    // compare-and-set, whose retry looks the branch up. And, with each reply of the agent, whether
+    // the run behind it changed anything: a job that did nothing must not read as one that did.
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('jobs').addColumn('branch_head', 'text').execute();
+      await db.schema.alterTable('job_messages').addColumn('changed', 'integer').execute();
     },
     async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('job_messages').dropColumn('changed').execute();
       await db.schema.alterTable('jobs').dropColumn('branch_head').execute();
     },
   },

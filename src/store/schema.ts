@@ -67,6 +67,8 @@ export interface JobMessageTable {
   created_at: string;
   /** For user messages: pending until a run has handled it. Null for the agent's replies. */
   state: 'pending' | 'handled' | null;
+  /** For the agent's replies: 1 when the run behind it committed a change, 0 when not; null otherwise. */
+  changed: number | null;
 }
 
 export interface AssistantThreadTable {

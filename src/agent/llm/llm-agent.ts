@@ -119,6 +119,11 @@ class AgentSession {
       if (error === this.parts.workspace.failure) throw error;
       // A job interrupted from outside (lease lost, shutdown) is the worker's business.
       if (input.signal.aborted || budget.exhausted() !== 'time') throw providerError(error);
+      // Out of time before the model said anything: there is no partial work to report, the job fails.
+      if (budget.stepsTaken === 0)
+        throw new UnrecoverableError(
+          `The model did not answer within ${budget.describe('time')}, so nothing was changed. Check that the model is reachable, then send a follow-up message.`,
+        );
       return 'time';
     } finally {
       this.parts.search.close();

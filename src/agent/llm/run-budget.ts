@@ -62,6 +62,11 @@ export class RunBudget {
     return this.deadlineTimer;
   }
 
+  /** Model steps finished so far in the run: none means the model never answered. */
+  get stepsTaken(): number {
+    return this.steps;
+  }
+
   /** Counts one finished step (`onStepFinish`), so a call aborted later still counts its steps. */
   recordStep(step: { usage: LanguageModelUsage }): void {
     this.steps += 1;

@@ -1,4 +1,5 @@
 import { streamText, type LanguageModel, type ModelMessage } from 'ai';
+import { DocwrightError } from '../../core/errors.js';
 import type { SearchHit } from '../../docs/index.js';
 import {
   sourceNumber,
@@ -22,22 +23,64 @@ export class ModelAnswerer implements Answerer {
   constructor(
     private readonly model: LanguageModel,
     name: string,
+    private readonly options: { idleMs?: number } = {},
   ) {
     this.name = name;
   }
 
   answer(input: AnswerInput): Answer {
     const sources = sourcesOf(input.passages);
+    const silence = new AbortController();
     const result = streamText({
       model: this.model,
       system: `${SYSTEM}\n\n${formatPassages(input.passages, sources)}`,
       messages: modelMessages(input.conversation.slice(-12)),
-      abortSignal: input.signal,
+      abortSignal: AbortSignal.any([input.signal, silence.signal]),
       maxOutputTokens: 1024,
       // Errors surface through fullStream (textOf throws them) and are logged by the route, not here.
       onError: () => undefined,
     });
-    return { sources, text: textOf(result.fullStream) };
+    const idleMs = this.options.idleMs ?? DEFAULT_IDLE_MS;
+    return { sources, text: untilSilent(textOf(result.fullStream), idleMs, silence) };
+  }
+}
+
+/** How long a model may stay silent (before its first word or between two) by default. */
+const DEFAULT_IDLE_MS = 30_000;
+
+/**
+ * The text as it comes, but a model that says nothing for `idleMs` (a hung provider, a server
+ * that took the request and never answers) is aborted and the answer ends in an error the reader
+ * sees, instead of a stream left open with no text for minutes.
+ */
+async function* untilSilent(
+  text: AsyncGenerator<string>,
+  idleMs: number,
+  silence: AbortController,
+): AsyncGenerator<string> {
+  for (;;) {
+    const next = text.next();
+    // Once the wait below gives up, this read fails with the abort: nobody waits for it then.
+    next.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        silence.abort();
+        reject(
+          new DocwrightError(
+            'unavailable',
+            `The assistant's model did not answer within ${idleMs / 1000} seconds`,
+          ),
+        );
+      }, idleMs);
+    });
+    try {
+      const part = await Promise.race([next, silent]);
+      if (part.done) return;
+      yield part.value;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
