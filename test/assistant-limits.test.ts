@@ -99,7 +99,7 @@ describe('the assistant endpoint with a per-address limit of 5', () => {
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20);
-    const [key] = await t.service.store.keys.list('assistant');
+    const [key] = await t.service.store.keys.list({ kind: 'assistant' });
     const counters = new RateLimits(t.service.store.database, RULES);
     expect(await counters.used('assistant-key', key!.id)).toBe(5);
     expect(await counters.used('assistant-org', 'docs')).toBe(5);

@@ -71,7 +71,7 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     const found = await store.keys.findByHash(row.hash);
     expect(found).toEqual(row);
     expect(key).not.toContain(row.hash);
-    expect(await store.keys.list('assistant')).toEqual([]);
+    expect(await store.keys.list({ kind: 'assistant' })).toEqual([]);
   });
 
   it('creates, lists with keyset pages, queues follow-ups and archives jobs', async () => {

@@ -57,6 +57,7 @@ describe('keys found by their hash are trusted for a few seconds', () => {
       domain: null,
       created_at: new Date().toISOString(),
       revoked_at: null,
+      last_used_at: null,
     };
     await db.insertInto('api_keys').values(row).execute();
     expect(await keys.findByHash(hash)).toEqual(row);

@@ -65,24 +65,22 @@ function sendLargeDelivery(url: string, totalBytes: number, declareLength: boole
  * `docwright serve` as a process, attacked the way a probe found it weak: deliveries far over
  * GitHub's 25 MB cap with a bogus signature. Memory is read from /proc, the log from its file.
  */
+/** Token mode with a repository webhook's secret: the webhook path is served, no GitHub is needed. */
+const environment = () => ({
+  ...process.env,
+  GITHUB_TOKEN: `ghp_${'x1'.repeat(18)}`,
+  WEBHOOK_SECRET,
+  LOG_LEVEL: 'info' as const,
+  NODE_ENV: 'production',
+});
+
 describe('webhook deliveries against docwright serve', () => {
   let root: string;
   let serve: ServeProcess;
 
   beforeAll(async () => {
     root = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-webhook-process-'));
-    serve = await startServeProcess(
-      path.join(root, 'data'),
-      {
-        ...process.env,
-        // Token mode with a repository webhook's secret: the webhook path is served, no GitHub is needed.
-        GITHUB_TOKEN: `ghp_${'x1'.repeat(18)}`,
-        WEBHOOK_SECRET,
-        LOG_LEVEL: 'info',
-        NODE_ENV: 'production',
-      },
-      path.join(root, 'serve.log'),
-    );
+    serve = await startServeProcess(path.join(root, 'data'), environment(), path.join(root, 'serve.log'));
   }, 60_000);
 
   afterAll(async () => {
@@ -98,7 +96,10 @@ describe('webhook deliveries against docwright serve', () => {
     const after = serve.memory();
     const logGrowth = (await fs.stat(serve.logFile)).size - logBefore;
 
-    expect(declared.status).toBe(413);
+    // The answer to a declared length over the cap leaves before a byte of the body is read; the
+    // client, still sending, can meet the close before it reads the answer (status 0), as below.
+    // What the server answered is in its log either way.
+    expect([413, 0]).toContain(declared.status);
     expect(declared.ms).toBeLessThan(2000);
     // The server answers 413 and closes while the client is still sending: the reset of the unread
     // bytes can reach the client before it reads the answer, which it then never sees (status 0).
@@ -123,6 +124,9 @@ describe('webhook deliveries against docwright serve', () => {
   }, 60_000);
 
   it('answers parallel wrongly signed deliveries under the cap with 400 or 503 (or an early close), never 202, in bounded memory', async () => {
+    // A fresh process: the high-water mark of the 200 MiB deliveries above must not hide this one's.
+    await serve.stop();
+    serve = await startServeProcess(path.join(root, 'data'), environment(), path.join(root, 'serve-2.log'));
     const before = serve.memory();
     const results = await Promise.all(
       Array.from({ length: 20 }, () => sendLargeDelivery(serve.url, 20 * MiB, true)),
@@ -130,10 +134,10 @@ describe('webhook deliveries against docwright serve', () => {
     const after = serve.memory();
     const statuses = results.map((result) => result.status);
     expect(statuses.every((status) => status === 400 || status === 503 || status === 0)).toBe(true);
-    // At least what fits in the budget of bytes read at once (4 x 25 MiB) was read and refused for its signature.
-    expect(statuses.filter((status) => status === 400).length).toBeGreaterThanOrEqual(5);
-    // 20 x 20 MiB were sent; at most the budget is held at once, not 400 MiB (or three copies of it).
-    expect((after.peakKb - before.peakKb) / 1024).toBeLessThan(100 + 100);
+    // What fits in the budget of bytes read at once (32 MiB: one of these) was read and refused for its signature.
+    expect(statuses.filter((status) => status === 400).length).toBeGreaterThanOrEqual(1);
+    // 20 x 20 MiB were sent by nobody the server knows: memory grew by less than 50 MB, not 400 MiB.
+    expect((after.peakKb - before.peakKb) / 1024).toBeLessThan(50);
     console.log(
       `20 parallel 20 MiB bad deliveries: ${statuses.filter((status) => status === 400).length} x 400, ` +
         `${statuses.filter((status) => status === 503).length} x 503; slowest ${Math.max(...results.map((r) => r.ms))} ms; ` +

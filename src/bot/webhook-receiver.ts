@@ -31,9 +31,10 @@ export interface WebhookReceiverOptions {
   /** Largest delivery read, in bytes. */
   maxBytes: number;
   /**
-   * Bytes of all deliveries being read at once (default four times `maxBytes`): many connections
-   * each sending a body just under the cap must not add up to more memory than this. A delivery
-   * past it is answered 503 before it is read.
+   * Bytes of all deliveries being read at once (default: the larger of `maxBytes` and 32 MiB):
+   * until its signature is checked a delivery is anyone's, so many connections each sending a body
+   * just under the cap must not add up to more memory than this. A delivery past it is answered
+   * 503 (with Retry-After) before it is read. GitHub's deliveries are mostly a few kilobytes.
    */
   maxBytesInFlight?: number;
   logger: Logger;
@@ -66,7 +67,7 @@ export async function createWebhookMiddleware(
       throw new Error('docwright serves no routes of Probot apps');
     },
   });
-  const budget = new ReadBudget(options.maxBytesInFlight ?? 4 * options.maxBytes);
+  const budget = new ReadBudget(options.maxBytesInFlight ?? Math.max(options.maxBytes, 32 * 1024 * 1024));
   return (request, response, next) => receive(probot, options, budget, request, response, next);
 }
 

@@ -230,6 +230,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('jobs').dropColumn('branch_head').execute();
     },
   },
+  '0008_key_last_used': {
+    // When each key was last used, to the minute: an operator deciding which key to revoke sees
+    // which are alive.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('api_keys').addColumn('last_used_at', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('api_keys').dropColumn('last_used_at').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

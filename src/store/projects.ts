@@ -102,6 +102,62 @@ export class ProjectStore {
     return row?.forge;
   }
 
+  /** Changes what a project's settings say; fields left out stay as they are. */
+  async update(
+    id: string,
+    changes: Partial<
+      Pick<NewProject, 'baseRef' | 'docsRoot' | 'writable' | 'domain' | 'model' | 'allowedOrigins'>
+    >,
+  ): Promise<ProjectRow | undefined> {
+    const set: Partial<ProjectRow> = {};
+    if (changes.baseRef !== undefined) set.base_ref = changes.baseRef;
+    if (changes.docsRoot !== undefined) set.docs_root = parseDocsRoot(changes.docsRoot);
+    if (changes.writable !== undefined) set.writable = joinWritable(changes.writable);
+    if (changes.domain !== undefined) set.domain = changes.domain;
+    if (changes.model !== undefined) set.model = changes.model;
+    if (changes.allowedOrigins !== undefined)
+      set.allowed_origins = changes.allowedOrigins.length ? changes.allowedOrigins.join(',') : null;
+    if (Object.keys(set).length > 0)
+      await this.db.updateTable('projects').set(set).where('id', '=', id).execute();
+    return this.get(id);
+  }
+
+  /** What removing a project takes with it: its jobs and its keys, counted. */
+  async holdings(id: string): Promise<{ jobs: number; keys: number }> {
+    const count = async (table: 'jobs' | 'api_keys') =>
+      Number(
+        (
+          await this.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .where('project_id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).count,
+      );
+    return { jobs: await count('jobs'), keys: await count('api_keys') };
+  }
+
+  /**
+   * Deletes a project and everything that belongs to it (jobs, their messages, runs and GitHub
+   * threads; keys; assistant threads; stored vectors) in one transaction; false when none had the id.
+   */
+  async remove(id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const jobs = trx.selectFrom('jobs').select('id').where('project_id', '=', id);
+      const threads = trx.selectFrom('assistant_threads').select('id').where('project_id', '=', id);
+      await trx.deleteFrom('job_messages').where('job_id', 'in', jobs).execute();
+      await trx.deleteFrom('job_run_files').where('job_id', 'in', jobs).execute();
+      await trx.deleteFrom('job_threads').where('job_id', 'in', jobs).execute();
+      await trx.deleteFrom('jobs').where('project_id', '=', id).execute();
+      await trx.deleteFrom('assistant_messages').where('thread_id', 'in', threads).execute();
+      await trx.deleteFrom('assistant_threads').where('project_id', '=', id).execute();
+      await trx.deleteFrom('api_keys').where('project_id', '=', id).execute();
+      await trx.deleteFrom('section_embeddings').where('project_id', '=', id).execute();
+      const removed = await trx.deleteFrom('projects').where('id', '=', id).executeTakeFirst();
+      return removed.numDeletedRows > 0n;
+    });
+  }
+
   async setDisabled(id: string, disabled: boolean, now = new Date()): Promise<void> {
     await this.db
       .updateTable('projects')

@@ -35,6 +35,8 @@ export interface ApiKeyTable {
   domain: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** When a request last used the key (written a minute apart at most); null: never. */
+  last_used_at: string | null;
 }
 
 export interface JobTable {
