@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
+import { SmeeClient } from 'smee-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createServerWithFrontDoor,
@@ -186,6 +187,63 @@ describe('the webhook path of serve', () => {
       delete process.env.NO_SMEE_SETUP;
       delete process.env.GHE_HOST;
       delete process.env.GHE_PROTOCOL;
+    }
+  });
+
+  it('makes a smee.io channel the new app’s webhook URL, and says in one log line where to register', async () => {
+    t = await startBotHarness({ load: false });
+    // smee.io answers a HEAD of /new with the address of a fresh channel; this stands in for it.
+    const smee = http.createServer((request, response) => {
+      expect([request.method, request.url]).toEqual(['HEAD', '/new']);
+      response.writeHead(307, { location: 'https://smee.io/Xy12AbCdEfGh' }).end();
+    });
+    await new Promise<void>((resolve) => smee.listen(0, '127.0.0.1', resolve));
+    const newChannelUrl = `http://127.0.0.1:${(smee.address() as AddressInfo).port}/new`;
+    class LocalSmee extends SmeeClient {
+      static override createChannel() {
+        return SmeeClient.createChannel({ newChannelUrl });
+      }
+    }
+    const written: Record<string, string> = {};
+    const lines: { msg: string }[] = [];
+    const sink = new PassThrough();
+    sink.on('data', (chunk: Buffer) =>
+      lines.push(
+        ...chunk
+          .toString('utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { msg: string }),
+      ),
+    );
+    try {
+      const setup = lazySetupHandler({
+        host: '127.0.0.1',
+        port: 0,
+        publicUrl: 'https://docs-bot.example.com',
+        maxBodyBytes: 64 * 1024,
+        logger: createLogger({ level: 'info', destination: sink }),
+        SmeeClient: LocalSmee,
+        updateEnv(env) {
+          // Probot's own writes `.env` and the process environment; the manifest reads the latter.
+          Object.assign(written, env);
+          Object.assign(process.env, env);
+          return env;
+        },
+      });
+      const url = await listen(t, { setup });
+      const html = await (await fetch(`${url}/probot`)).text();
+      expect(written).toEqual({ WEBHOOK_PROXY_URL: 'https://smee.io/Xy12AbCdEfGh' });
+      expect(html).toContain('https://smee.io/Xy12AbCdEfGh');
+      await new Promise((resolve) => setImmediate(resolve));
+      const messages = lines.map((line) => line.msg);
+      expect(messages).toContain(
+        'register the GitHub App at https://docs-bot.example.com/probot, then restart',
+      );
+      expect(messages.join('\n')).not.toMatch(/Welcome to Probot|\.env/);
+    } finally {
+      delete process.env.WEBHOOK_PROXY_URL;
+      await new Promise((resolve) => smee.close(resolve));
     }
   });
 });

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SmeeClient } from 'smee-client';
 import type { Logger } from '../core/logger.js';
 import { makePrivateIfPresent } from '../core/private-files.js';
 import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../http/bounded-body.js';
@@ -10,14 +11,20 @@ import { statusOf } from '../http/error-status.js';
 /** A Probot request handler: true when it answered the request. */
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 
-type SetupAppFactory = (options: { host: string; port: number; log: Logger }) => () => Promise<NodeHandler>;
-type CreateWebhookProxy = (options: {
-  url: string;
-  port: number;
-  path: string;
+type SetupAppFactory = (options: {
   host: string;
-  logger: Logger;
-}) => Promise<unknown>;
+  port: number;
+  log: SetupLog;
+  SmeeClient: typeof SmeeClient;
+  updateEnv?: (env: Record<string, string>) => Record<string, string>;
+}) => () => Promise<NodeHandler>;
+
+/** The part of a logger Probot's setup flow writes to. */
+interface SetupLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: unknown): void;
+}
 
 /**
  * Probot 14 keeps its setup flow (the GitHub App manifest flow) and its smee.io webhook proxy out of
@@ -37,6 +44,10 @@ export interface SetupHandlerOptions {
   /** Largest body of the flow's one POST (`/probot/import`, an app id and a PEM). */
   maxBodyBytes: number;
   logger: Logger;
+  /** smee.io's client, which makes the channel GitHub delivers the new app's webhooks to. */
+  SmeeClient?: typeof SmeeClient;
+  /** Where the new app's credentials go; default: Probot's, into `.env` of the current folder. */
+  updateEnv?: (env: Record<string, string>) => Record<string, string>;
 }
 
 /**
@@ -52,7 +63,14 @@ export function lazySetupHandler(options: SetupHandlerOptions): NodeHandler {
     if (pathname !== '/probot' && !pathname.startsWith('/probot/')) return false;
     handler ??= probotModule<{ setupAppFactory: SetupAppFactory }>('apps/setup.js').then(
       ({ setupAppFactory }) =>
-        setupAppFactory({ host: options.host, port: options.port, log: options.logger })(),
+        setupAppFactory({
+          host: options.host,
+          port: options.port,
+          log: setupLog(options.logger, `${options.publicUrl}/probot`),
+          // A channel on smee.io, so GitHub can reach a server on localhost: the app's webhook URL.
+          SmeeClient: options.SmeeClient ?? SmeeClient,
+          ...(options.updateEnv ? { updateEnv: options.updateEnv } : {}),
+        })(),
     );
     pinAddress(request, publicUrl);
     if (request.method === 'POST') {
@@ -94,6 +112,30 @@ function pinAddress(request: IncomingMessage, publicUrl: URL): void {
   else delete request.headers['x-forwarded-proto'];
 }
 
+/**
+ * Probot's setup flow, as it speaks to the log: its welcome lines point at the server's root (the
+ * chat page here) and at `.env` instructions; they are replaced by the one line that matters.
+ */
+function setupLog(logger: Logger, setupUrl: string): SetupLog {
+  let welcomed = false;
+  return {
+    info(message) {
+      if (
+        !/Welcome to Probot|setup mode|APP_ID and PRIVATE_KEY|configured in \.env|configure \.env|restart the server|^$/.test(
+          message,
+        )
+      ) {
+        logger.info(message);
+      } else if (!welcomed) {
+        welcomed = true;
+        logger.info({ url: setupUrl }, `register the GitHub App at ${setupUrl}, then restart`);
+      }
+    },
+    warn: (message) => logger.warn(message),
+    error: (message) => logger.error({ err: message }, 'the GitHub App setup flow failed'),
+  };
+}
+
 /** Forwards webhooks from a smee.io channel (WEBHOOK_PROXY_URL) to this server, as `probot run` does. */
 export async function startWebhookProxy(options: {
   url: string;
@@ -101,8 +143,13 @@ export async function startWebhookProxy(options: {
   path: string;
   logger: Logger;
 }): Promise<void> {
-  const { createWebhookProxy } = await probotModule<{ createWebhookProxy: CreateWebhookProxy }>(
-    'helpers/webhook-proxy.js',
-  );
-  await createWebhookProxy({ ...options, host: 'localhost' });
+  const client = new SmeeClient({
+    source: options.url,
+    target: `http://localhost:${options.port}${options.path}`,
+    logger: {
+      info: (message) => options.logger.info(message),
+      error: (message) => options.logger.warn(message),
+    },
+  });
+  await client.start();
 }

@@ -34,6 +34,8 @@ export const EnvSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  // Unset: readable lines at a terminal, JSON otherwise.
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   DOCWRIGHT_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   // 25 s: with the 1 s idle poll, a dead replica's job is taken over within 30 s.
   DOCWRIGHT_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(25),
@@ -99,6 +101,7 @@ export interface Config {
   embeddingModel: string | undefined;
   databaseUrl: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  logFormat?: 'json' | 'pretty';
   /** Jobs run at the same time by this process. */
   workers: number;
   /** How long a claimed job stays claimed without a heartbeat; a crashed run is taken over after it. */
@@ -174,6 +177,7 @@ export function loadConfig(
     embeddingModel: absoluteModelFolder(values.DOCWRIGHT_EMBEDDING_MODEL),
     databaseUrl: values.DATABASE_URL,
     logLevel: values.LOG_LEVEL,
+    ...(values.LOG_FORMAT ? { logFormat: values.LOG_FORMAT } : {}),
     workers: values.DOCWRIGHT_WORKERS,
     leaseMs: Math.round(values.DOCWRIGHT_LEASE_SECONDS * 1000),
     runTimeMs: Math.round(values.DOCWRIGHT_RUN_MINUTES * 60_000),

@@ -1,4 +1,5 @@
 import { pino, stdSerializers, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 import { redactSecrets } from './redact.js';
 
 export type { Logger };
@@ -36,7 +37,15 @@ function serializeError(error: unknown): unknown {
   return serialized;
 }
 
-export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
+/** `json`: one object per line, for log collectors; `pretty`: one readable line per entry, for people. */
+export type LogFormat = 'json' | 'pretty';
+
+export function createLogger(
+  options: { level?: string; destination?: NodeJS.WritableStream; format?: LogFormat } = {},
+): Logger {
+  const destination = options.destination ?? process.stderr;
+  // A person at a terminal reads lines; anything else (a pipe, a file, a collector) gets JSON.
+  const format = options.format ?? (isTerminal(destination) ? 'pretty' : 'json');
   return pino(
     {
       level: options.level ?? 'info',
@@ -51,8 +60,21 @@ export function createLogger(options: { level?: string; destination?: NodeJS.Wri
         },
       },
     },
-    options.destination ?? process.stderr,
+    format === 'pretty'
+      ? PinoPretty({
+          destination,
+          // Written as they come, so a line logged just before the process exits is not lost.
+          sync: true,
+          colorize: isTerminal(destination),
+          translateTime: 'HH:MM:ss',
+          ignore: 'pid,hostname',
+        })
+      : destination,
   );
+}
+
+function isTerminal(stream: NodeJS.WritableStream): boolean {
+  return (stream as { isTTY?: boolean }).isTTY === true;
 }
 
 /** A logger that drops everything: for tests and library callers that pass none. */

@@ -82,7 +82,9 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     config.providers.anthropic.apiKey,
     config.metrics?.token ?? undefined,
   ]);
-  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const logger =
+    overrides.logger ??
+    createLogger({ level: config.logLevel, ...(config.logFormat ? { format: config.logFormat } : {}) });
   // Fail at start, in words, when the configured model cannot be used (a missing API key).
   languageModel(config.model, config.providers);
   // The embedding model too, before anything is opened: a local one is loaded (and its packages
