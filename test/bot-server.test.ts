@@ -269,8 +269,10 @@ describe('the setup flow of serve', () => {
         null,
         createLogger({ level: 'info', destination: sink }),
       );
-      await new Promise((resolve) => setImmediate(resolve));
       expect(github.door.setup).not.toBeNull();
+      // Said once the server is up, after the banner.
+      await github.start();
+      await new Promise((resolve) => setImmediate(resolve));
       expect(lines).toContainEqual(
         expect.objectContaining({
           level: 40,
@@ -288,8 +290,8 @@ describe('token mode', () => {
   it('adds an owner/repo project by hand and opens pull requests with the token', async () => {
     t = await startBotHarness({ mode: 'token' });
     t.github.permissions.set('maintainer', 'write');
-    const line = await addProject(t.config, process.env, { id: 'site', repository: REPOSITORY, ref: 'main' });
-    expect(line).toBe(`site\t${REPOSITORY}\tmain`);
+    const added = await addProject(t.config, process.env, { id: 'site', repository: REPOSITORY, ref: 'main' });
+    expect(added).toMatchObject({ id: 'site', repository: REPOSITORY, ref: 'main' });
     await expect(
       addProject(t.config, process.env, { id: 'other', repository: 'octo-org/docs-site', ref: 'nope' }),
     ).rejects.toThrow('The branch "nope" does not exist in octo-org/docs-site');

@@ -26,7 +26,7 @@ async function serve(dataDir: string, port: number): Promise<{ child: ChildProce
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       output.push(line);
-      if (line.startsWith('  curl') || line.startsWith('  docwright')) resolve();
+      if (/^ {2}(curl|docwright|npx docwright) /.test(line)) resolve();
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output.join('\n')}`)));
   });
@@ -114,10 +114,12 @@ describe('npm start on a fresh data directory (docwright serve with the demo pro
       expect(text).toContain('Demo project: demo');
       expect(text).not.toContain('shown once');
       expect(text).toContain('Keys were printed at the first start');
+      // Runnable as printed: docwright is not on this PATH, so the line says npx docwright.
+      expect(text).toContain(`  npx docwright --data-dir ${dataDir} key create --project demo`);
     } finally {
       await stop(again.child);
     }
-  });
+  }, 90_000);
 });
 
 describe('project and key commands', () => {
@@ -147,9 +149,9 @@ describe('project and key commands', () => {
         'https://a.dev, https://b.dev',
       );
       const { stdout } = await docwright(dataDir, 'project', 'list');
-      expect(stdout.split('\n')[0]).toMatch(/^site\t/);
-      expect(stdout).toContain('domain=site.example');
-      expect(stdout).toContain('origins=https://a.dev,https://b.dev');
+      expect(stdout.split('\n')[0]).toBe(
+        `site\t${repo}\ttrunk\t.\tsite.example\thttps://a.dev,https://b.dev\tenabled`,
+      );
 
       const admin = await docwright(dataDir, 'key', 'create', '--project', 'site');
       expect(admin.stdout).toMatch(/^svc_[A-Za-z0-9]{40}\n$/);
@@ -188,9 +190,14 @@ describe('help and an unreachable server', () => {
         ['project'],
         ['project', 'add'],
         ['project', 'list'],
+        ['project', 'update'],
+        ['project', 'remove'],
         ['key'],
         ['key', 'create'],
+        ['key', 'list'],
+        ['key', 'revoke'],
         ['job'],
+        ['job', 'archive'],
         ['job', 'create'],
         ['job', 'get'],
         ['job', 'message'],

@@ -23,6 +23,8 @@ export async function prepareGitHubServer(
   bot: GitHubBot | null,
   logger: Logger,
   onDelivery?: (outcome: DeliveryOutcome) => void,
+  /** How the banner spells the command line: `docwright`, or `npx docwright` when it is not on PATH. */
+  cli = 'docwright',
 ): Promise<GitHubServer> {
   const { github } = config;
   const path = github.webhookPath;
@@ -46,17 +48,18 @@ export async function prepareGitHubServer(
         logger: logger.child({ name: 'setup' }),
       })
     : null;
-  if (setupWanted) {
-    // Whoever reaches the flow first registers the app and gets its credentials written to .env.
-    logger.warn(
-      { url: `${config.publicUrl}/probot` },
-      'the GitHub App setup flow is open to anyone who can reach this server until APP_ID is set',
-    );
-  }
   return {
     door: { webhooks, webhookPath: path, setup, logger },
-    banner: bannerLines(config, webhooks !== null, setupWanted),
+    banner: bannerLines(config, webhooks !== null, setupWanted, cli),
     async start() {
+      if (setupWanted) {
+        // Whoever reaches the flow first registers the app and gets its credentials written to .env.
+        // Said after the banner, which is where a person starting the server looks first.
+        logger.warn(
+          { url: `${config.publicUrl}/probot` },
+          'the GitHub App setup flow is open to anyone who can reach this server until APP_ID is set',
+        );
+      }
       bot?.watcher.start();
       if (webhooks && github.webhookProxyUrl) {
         await startWebhookProxy({ url: github.webhookProxyUrl, port: config.port, path, logger });
@@ -65,14 +68,14 @@ export async function prepareGitHubServer(
   };
 }
 
-function bannerLines(config: Config, webhooks: boolean, setup: boolean): string[] {
+function bannerLines(config: Config, webhooks: boolean, setup: boolean, cli: string): string[] {
   const { github, publicUrl } = config;
   const lines: string[] = [];
   if (github.appId !== undefined)
     lines.push(`GitHub App ${github.appId}: webhooks on ${publicUrl}${github.webhookPath}`);
   if (github.token) {
     lines.push(
-      `GitHub token mode: owner/repo projects (docwright project add --repository owner/repo) open pull requests with GITHUB_TOKEN${webhooks && github.appId === undefined ? `; repository webhooks on ${publicUrl}${github.webhookPath}` : ''}`,
+      `GitHub token mode: owner/repo projects (${cli} project add --repository owner/repo) open pull requests with GITHUB_TOKEN${webhooks && github.appId === undefined ? `; repository webhooks on ${publicUrl}${github.webhookPath}` : ''}`,
     );
   }
   if (github.webhookProxyUrl && webhooks) lines.push(`Webhooks forwarded from ${github.webhookProxyUrl}`);

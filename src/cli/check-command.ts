@@ -1,6 +1,9 @@
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { checkDocs, folderDocsTree, formatProblemsForTerminal, summarizeProblems } from '../checks/index.js';
+import { NAVIGATION_FILES } from '../docs/navigation.js';
+import { parseSettings, SETTINGS_FILE } from '../github/settings.js';
 import { parseDocsRoot } from '../write-policy/index.js';
 
 export interface CheckCommandOptions {
@@ -13,24 +16,94 @@ export interface CheckCommandResult {
   output: string;
   /** False when problems were found (the command exits with 1). */
   ok: boolean;
+  /** Which folder was checked and why, when it was found rather than given. */
+  found?: string;
 }
 
 /**
  * `docwright check [--docs-root DIR] [PATH]`: the docs checks every job runs, over a folder on
- * disk, so that authors (and CI) see the same findings before they push.
+ * disk, so that authors (and CI) see the same findings before they push. Without PATH the docs are
+ * found as the server finds them: the repository's settings name the docs root, else the folder of
+ * the nearest docs.json.
  */
 export async function checkCommand(
-  folder: string,
+  folder: string | undefined,
   options: CheckCommandOptions = {},
+  cwd = process.cwd(),
 ): Promise<CheckCommandResult> {
-  const root = path.resolve(folder, parseDocsRoot(options.docsRoot ?? ''));
+  const located =
+    folder === undefined && options.docsRoot === undefined
+      ? findDocsRoot(cwd)
+      : { root: path.resolve(cwd, folder ?? '.', parseDocsRoot(options.docsRoot ?? '')) };
+  const { root } = located;
   if (!isFolder(root)) throw new Error(`${root} is not a folder`);
   const problems = await checkDocs(folderDocsTree(root));
-  if (problems.length === 0) return { output: `${root}: no problems found`, ok: true };
+  const found =
+    'reason' in located ? `Checking ${path.relative(cwd, root) || '.'} (${located.reason})` : undefined;
+  const base = found ? { found } : {};
+  if (problems.length === 0) return { ...base, output: `${root}: no problems found`, ok: true };
   return {
+    ...base,
     output: `${formatProblemsForTerminal(problems)}\n\n${root}: ${summarizeProblems(problems)}`,
     ok: false,
   };
+}
+
+/** How far below the working folder a docs.json is looked for. */
+const SEARCH_DEPTH = 4;
+
+/** Where the docs are, seen from `cwd`: the settings' docs_root, the folder's own docs.json, or the nearest one below. */
+export function findDocsRoot(cwd: string): { root: string; reason: string } {
+  const repository = repositoryRoot(cwd);
+  const settingsFile = path.join(repository, '.github', SETTINGS_FILE);
+  if (existsSync(settingsFile)) {
+    const settings = parseSettings(parseYaml(readFileSync(settingsFile, 'utf8')) as unknown);
+    if (settings.docsRoot !== '') {
+      return {
+        root: path.join(repository, settings.docsRoot),
+        reason: `docs_root in .github/${SETTINGS_FILE}`,
+      };
+    }
+  }
+  const config = nearestNavigationFile(cwd);
+  if (config) return { root: path.dirname(config), reason: `it holds ${path.basename(config)}` };
+  throw new Error(
+    `No docs.json or mint.json in ${cwd} or the folders below it, and no docs_root in .github/${SETTINGS_FILE}: name the docs folder, as in docwright check docs`,
+  );
+}
+
+/** The folder holding `.git` at or above `cwd`; `cwd` itself outside a repository. */
+function repositoryRoot(cwd: string): string {
+  for (let folder = path.resolve(cwd); ; folder = path.dirname(folder)) {
+    if (existsSync(path.join(folder, '.git'))) return folder;
+    if (path.dirname(folder) === folder) return path.resolve(cwd);
+  }
+}
+
+/** The shallowest docs.json (or mint.json) at or below `cwd`, folders in name order; dependencies and hidden folders skipped. */
+function nearestNavigationFile(cwd: string): string | undefined {
+  let level = [path.resolve(cwd)];
+  for (let depth = 0; depth <= SEARCH_DEPTH && level.length > 0; depth += 1) {
+    const next: string[] = [];
+    for (const folder of level) {
+      const config = NAVIGATION_FILES.map((name) => path.join(folder, name)).find((file) => existsSync(file));
+      if (config) return config;
+      next.push(...subfolders(folder));
+    }
+    level = next;
+  }
+  return undefined;
+}
+
+function subfolders(folder: string): string[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+      .map((entry) => path.join(folder, entry.name))
+      .sort();
+  } catch {
+    return [];
+  }
 }
 
 function isFolder(folder: string): boolean {

@@ -7,8 +7,11 @@ import { createOctokit } from '../github/octokit.js';
 import { silentLogger } from '../core/logger.js';
 import { LocalGitForge } from '../forge/local-git.js';
 import type { GitEnvironment } from '../forge/git-command.js';
+import type { Forge } from '../forge/types.js';
 import { parseModelSpec } from '../models/models.js';
-import { openStore } from '../store/index.js';
+import { openStore, type ProjectRow, type Store } from '../store/index.js';
+import { NAVIGATION_FILES } from '../docs/navigation.js';
+import { UsageError } from './exit-codes.js';
 import { parseDocsRoot } from '../write-policy/index.js';
 
 export interface ProjectAddOptions {
@@ -28,14 +31,15 @@ export async function addProject(
   config: Config,
   environment: GitEnvironment,
   options: ProjectAddOptions,
-): Promise<string> {
+): Promise<ProjectListing> {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(options.id)) {
     throw new Error('--id must be 1–64 letters, digits, dots, dashes or underscores');
   }
   // Checked before the repository is: a root outside the repository is refused in words.
   const docsRoot = parseDocsRoot(options.docsRoot ?? '');
   if (options.model) parseModelSpec(options.model); // throws "Unknown model …: use builtin, openai:<model> or anthropic:<model>"
-  const { repository, forge } = await checkRepository(config, environment, options);
+  const { repository, forge, reader, head } = await checkRepository(config, environment, options);
+  await checkDocsRoot(reader, repository, head, docsRoot, options.ref);
   const store = await openStore(config);
   try {
     if (await store.projects.get(options.id))
@@ -48,20 +52,14 @@ export async function addProject(
       repository,
       baseRef: options.ref,
       docsRoot,
-      writable: options.writable
-        ?.split(',')
-        .map((glob) => glob.trim())
-        .filter(Boolean),
+      writable: options.writable === undefined ? undefined : list(options.writable),
       domain: options.domain ?? null,
       model: options.model ?? null,
-      allowedOrigins: options.allowedOrigins
-        ?.split(',')
-        .map((origin) => origin.trim())
-        .filter(Boolean),
+      allowedOrigins: options.allowedOrigins === undefined ? undefined : list(options.allowedOrigins),
       forge,
       host: forge === 'github' ? hostOf(config.github.hosts) : '',
     });
-    return `${options.id}\t${repository}\t${options.ref}`;
+    return (await listProjectsIn(store)).find((listed) => listed.id === options.id) as ProjectListing;
   } finally {
     await store.close();
   }
@@ -79,7 +77,7 @@ async function checkRepository(
   config: Config,
   environment: GitEnvironment,
   options: ProjectAddOptions,
-): Promise<{ repository: string; forge: 'local' | 'github' }> {
+): Promise<{ repository: string; forge: 'local' | 'github'; reader: Forge; head: string }> {
   const { hosts } = config.github;
   const named = options.repository;
   const onGitHub = named.startsWith(`${hosts.webUrl}/`) || (OWNER_REPO.test(named) && !fs.existsSync(named));
@@ -92,72 +90,181 @@ async function checkRepository(
     }
     const { owner, repo } = parseRepository(named, hosts.webUrl);
     const repository = `${owner}/${repo}`;
-    const octokit = createOctokit({
-      auth: token,
-      baseUrl: hosts.apiUrl,
-      userAgent: 'docwright-cli',
-      log: { warn: (message) => silentLogger.warn(message), debug: () => {} },
-    });
-    const forge = new GitHubForge({
-      octokitFor: () => Promise.resolve(octokit),
-      auth: 'token',
-      webUrl: hosts.webUrl,
-    });
-    if (!(await forge.resolveRef(repository, options.ref))) {
-      throw new Error(`The branch "${options.ref}" does not exist in ${repository}`);
-    }
-    return { repository, forge: 'github' };
+    const forge = tokenForge(config, token);
+    const head = await forge.resolveRef(repository, options.ref);
+    if (!head) throw new Error(`The branch "${options.ref}" does not exist in ${repository}`);
+    return { repository, forge: 'github', reader: forge, head };
   }
   const repository = path.resolve(named);
   const forge = new LocalGitForge({ environment });
   const head = await forge.resolveRef(repository, options.ref);
   if (!head) throw new Error(`The branch "${options.ref}" does not exist in ${repository}`);
-  return { repository, forge: 'local' };
+  return { repository, forge: 'local', reader: forge, head };
 }
 
-/** `docwright project list`: one project a line, its id first. */
-export async function listProjects(config: Config): Promise<string> {
+/**
+ * A docs root must be a folder of the repository at the base branch: a typo would otherwise give
+ * every job an empty site. Where the repository has a docs.json, the message says where.
+ */
+async function checkDocsRoot(
+  forge: Forge,
+  repository: string,
+  head: string,
+  docsRoot: string,
+  ref: string,
+): Promise<void> {
+  if (docsRoot === '') return;
+  const snapshot = await forge.snapshot(repository, head);
+  try {
+    const paths = snapshot.paths();
+    if (paths.some((file) => file.startsWith(`${docsRoot}/`))) return;
+    const configs = paths
+      .filter((file) => NAVIGATION_FILES.includes(path.posix.basename(file)))
+      .map((file) => path.posix.dirname(file))
+      .slice(0, 3);
+    const hint =
+      configs.length > 0
+        ? ` (docs.json is in ${configs.map((dir) => (dir === '.' ? 'the root' : dir)).join(', ')})`
+        : '';
+    throw new Error(`--docs-root ${docsRoot} is not a folder of ${repository} on ${ref}${hint}`);
+  } finally {
+    snapshot.close?.();
+  }
+}
+
+/** A project as `project list` shows it. */
+export interface ProjectListing {
+  id: string;
+  repository: string;
+  ref: string;
+  docsRoot: string;
+  domain: string | null;
+  allowedOrigins: string | null;
+  enabled: boolean;
+}
+
+/** `docwright project list`: oldest first. */
+export async function listProjects(config: Config): Promise<ProjectListing[]> {
   const store = await openStore(config);
   try {
-    const projects = await store.projects.list();
-    return projects
-      .map((project) =>
-        [
-          project.id,
-          project.repository,
-          project.base_ref,
-          `docs-root=${project.docs_root || '.'}`,
-          `domain=${project.domain ?? '-'}`,
-          `origins=${project.allowed_origins ?? '*'}`,
-          project.disabled_at ? 'disabled' : 'enabled',
-        ].join('\t'),
-      )
-      .join('\n');
+    return await listProjectsIn(store);
   } finally {
     await store.close();
   }
 }
 
-/** `docwright key create`: prints the new key alone (it is stored hashed and never shown again). */
-export async function createKey(
+async function listProjectsIn(store: Store): Promise<ProjectListing[]> {
+  return (await store.projects.list()).map((project) => ({
+    id: project.id,
+    repository: project.repository,
+    ref: project.base_ref,
+    docsRoot: project.docs_root,
+    domain: project.domain,
+    allowedOrigins: project.allowed_origins,
+    enabled: project.disabled_at === null,
+  }));
+}
+
+export type ProjectUpdateOptions = Partial<Omit<ProjectAddOptions, 'id' | 'repository'>>;
+
+/** `docwright project update <id>`: changes the settings given, checked as `project add` checks them. */
+export async function updateProject(
   config: Config,
-  options: { project?: string; domain?: string },
-): Promise<string> {
-  if (!options.project === !options.domain)
-    throw new Error('key create takes exactly one of --project ID or --domain NAME');
+  environment: GitEnvironment,
+  id: string,
+  options: ProjectUpdateOptions,
+): Promise<ProjectListing> {
+  const changes = {
+    ...(options.ref !== undefined ? { baseRef: options.ref } : {}),
+    ...(options.docsRoot !== undefined ? { docsRoot: parseDocsRoot(options.docsRoot) } : {}),
+    ...(options.writable !== undefined ? { writable: list(options.writable) } : {}),
+    ...(options.domain !== undefined ? { domain: options.domain === '' ? null : options.domain } : {}),
+    ...(options.model !== undefined ? { model: options.model === '' ? null : options.model } : {}),
+    ...(options.allowedOrigins !== undefined ? { allowedOrigins: list(options.allowedOrigins) } : {}),
+  };
+  if (Object.keys(changes).length === 0) {
+    throw new UsageError(
+      'Nothing to change: pass at least one of --ref, --docs-root, --writable, --domain, --model, --allowed-origins',
+    );
+  }
+  if (options.model) parseModelSpec(options.model);
   const store = await openStore(config);
   try {
-    if (options.project) {
-      if (!(await store.projects.get(options.project)))
-        throw new Error(`Project ${options.project} not found`);
-      return (await store.keys.create({ kind: 'admin', projectId: options.project })).key;
+    const project = await store.projects.get(id);
+    if (!project) throw new Error(`Project ${id} not found (docwright project list shows them)`);
+    if (changes.domain) {
+      const owner = await store.projects.getByDomain(changes.domain);
+      if (owner && owner.id !== id)
+        throw new Error(`The domain ${changes.domain} already belongs to project ${owner.id}`);
     }
-    const domain = options.domain as string;
-    const project = await store.projects.getByDomain(domain);
-    if (!project)
-      throw new Error(`No project answers for the domain ${domain} (set it with project add --domain)`);
-    return (await store.keys.create({ kind: 'assistant', projectId: project.id, domain })).key;
+    if (changes.baseRef !== undefined || changes.docsRoot !== undefined) {
+      const ref = changes.baseRef ?? project.base_ref;
+      const reader = forgeOf(config, environment, project.forge);
+      const head = await reader.resolveRef(project.repository, ref);
+      if (!head) throw new Error(`The branch "${ref}" does not exist in ${project.repository}`);
+      await checkDocsRoot(reader, project.repository, head, changes.docsRoot ?? project.docs_root, ref);
+    }
+    await store.projects.update(id, changes);
+    return (await listProjectsIn(store)).find((listed) => listed.id === id) as ProjectListing;
   } finally {
     await store.close();
   }
+}
+
+/**
+ * `docwright project remove <id> --yes`: the project goes with its jobs, their history and its keys.
+ * Without --yes it says what would go and changes nothing.
+ */
+export async function removeProject(
+  config: Config,
+  id: string,
+  options: { yes?: boolean },
+): Promise<{ jobs: number; keys: number }> {
+  const store = await openStore(config);
+  try {
+    if (!(await store.projects.get(id)))
+      throw new Error(`Project ${id} not found (docwright project list shows them)`);
+    const holdings = await store.projects.holdings(id);
+    if (!options.yes) {
+      throw new UsageError(
+        `Removing project ${id} deletes its ${holdings.jobs} job(s), their history and its ${holdings.keys} key(s); pass --yes to do it`,
+      );
+    }
+    await store.projects.remove(id);
+    return holdings;
+  } finally {
+    await store.close();
+  }
+}
+
+/** A comma-separated flag value as a list: `a, b,` is `['a', 'b']`. */
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** GitHub in token mode (GITHUB_TOKEN), as `project add --repository owner/repo` uses it. */
+function tokenForge(config: Config, token: string): GitHubForge {
+  const { hosts } = config.github;
+  const octokit = createOctokit({
+    auth: token,
+    baseUrl: hosts.apiUrl,
+    userAgent: 'docwright-cli',
+    log: { warn: (message) => silentLogger.warn(message), debug: () => {} },
+  });
+  return new GitHubForge({ octokitFor: () => Promise.resolve(octokit), auth: 'token', webUrl: hosts.webUrl });
+}
+
+/** The forge that reads an existing project's repository from this machine. */
+function forgeOf(config: Config, environment: GitEnvironment, forge: ProjectRow['forge']): Forge {
+  if (forge === 'local') return new LocalGitForge({ environment });
+  const token = config.github.token;
+  if (!token) {
+    throw new Error(
+      'This project is on GitHub: set GITHUB_TOKEN to check a new branch or docs root from here',
+    );
+  }
+  return tokenForge(config, token);
 }

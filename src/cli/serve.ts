@@ -6,6 +6,7 @@ import { DEMO_DOMAIN, ensureDemo, type DemoSetup } from './demo.js';
 import type { GitEnvironment } from '../forge/git-command.js';
 import { removeStaleCommitFolders } from '../forge/git-commit.js';
 import { createService, type Service } from '../service/service.js';
+import { commandName } from './invocation.js';
 
 /**
  * `docwright serve`: the GitHub App (Probot's webhook middleware), the API and the worker in one
@@ -14,21 +15,36 @@ import { createService, type Service } from '../service/service.js';
 export async function runServe(config: Config, environment: GitEnvironment): Promise<void> {
   const service = await createService(config);
   const leftovers = await removeStaleCommitFolders();
+  // The demo lives in a local repository of one machine: replicas on a shared PostgreSQL skip it.
+  const demo = config.databaseUrl ? null : await ensureDemo(service.store, config.dataDir, environment);
+  const cli = commandName(environment);
+  const github = await prepareGitHubServer(
+    config,
+    service.github,
+    service.logger,
+    (outcome) => service.metrics?.webhookDeliveries.inc({ outcome }),
+    cli,
+  );
+  let server: ServerType;
+  try {
+    server = await listen(service, github.door);
+  } catch (error) {
+    await service.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${config.port} is in use: pass --port <n> or set PORT to another port`);
+    }
+    throw error;
+  }
+  service.worker.start();
+  // The banner first: it is what a person starting the server reads, before any log line.
+  printBanner(service, demo, github.banner, cli);
   if (leftovers.length > 0) {
     service.logger.info(
       { folders: leftovers.length },
       'removed temporary commit folders of interrupted runs',
     );
   }
-  // The demo lives in a local repository of one machine: replicas on a shared PostgreSQL skip it.
-  const demo = config.databaseUrl ? null : await ensureDemo(service.store, config.dataDir, environment);
-  const github = await prepareGitHubServer(config, service.github, service.logger, (outcome) =>
-    service.metrics?.webhookDeliveries.inc({ outcome }),
-  );
-  const server = await listen(service, github.door);
-  service.worker.start();
   await github.start();
-  printBanner(service, demo, github.banner);
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -63,7 +79,7 @@ function listen(service: Service, door: FrontDoorOptions): Promise<ServerType> {
   });
 }
 
-function printBanner(service: Service, demo: DemoSetup | null, github: string[]): void {
+function printBanner(service: Service, demo: DemoSetup | null, github: string[], cli: string): void {
   const url = service.config.publicUrl;
   const lines = [`docwright is serving on ${url} (data in ${service.config.dataDir})`, ...github];
   if (demo) {
@@ -79,7 +95,7 @@ function printBanner(service: Service, demo: DemoSetup | null, github: string[])
     } else {
       lines.push(
         'Keys were printed at the first start. Make a new one with:',
-        `  docwright --data-dir ${service.config.dataDir} key create --project ${demo.projectId}`,
+        `  ${cli} --data-dir ${service.config.dataDir} key create --project ${demo.projectId}`,
       );
     }
   }

@@ -164,7 +164,8 @@ async function editWithChecks(
     files: new Overlay(snapshot, { policy, ...(deps.outputBudget ? { budget: deps.outputBudget } : {}) }),
     policy,
     signal,
-    logger: deps.logger.child({ job: job.id }),
+    // The worker's logger already names the job.
+    logger: deps.logger,
   };
   const rounds = deps.maxRepairRounds ?? DEFAULT_REPAIR_ROUNDS;
   const checked = await editAndCheck(deps.agentFor(job.model), input, new Overlay(snapshot), rounds);

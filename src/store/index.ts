@@ -15,6 +15,7 @@ export type { JobThreadRow } from './github-threads.js';
 export type { ClaimedJob, JobMessageReadRow, JobMessageRow, JobReadRow, JobRow, RunOutcome } from './jobs.js';
 export { projectWritable, type ProjectRow } from './projects.js';
 export type { SectionEmbeddingStore } from './section-embeddings.js';
+export { VERIFIED_KEY_TTL_MS } from './verified-keys.js';
 export { namedStorageError, type StorageFault } from './storage-faults.js';
 export type { ThreadMessage } from './assistant-threads.js';
 
