@@ -290,7 +290,11 @@ describe('token mode', () => {
   it('adds an owner/repo project by hand and opens pull requests with the token', async () => {
     t = await startBotHarness({ mode: 'token' });
     t.github.permissions.set('maintainer', 'write');
-    const added = await addProject(t.config, process.env, { id: 'site', repository: REPOSITORY, ref: 'main' });
+    const added = await addProject(t.config, process.env, {
+      id: 'site',
+      repository: REPOSITORY,
+      ref: 'main',
+    });
     expect(added).toMatchObject({ id: 'site', repository: REPOSITORY, ref: 'main' });
     await expect(
       addProject(t.config, process.env, { id: 'other', repository: 'octo-org/docs-site', ref: 'nope' }),
