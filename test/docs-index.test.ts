@@ -245,6 +245,24 @@ describe('DocsIndex', () => {
   });
 });
 
+describe('DocsIndex on a small site', () => {
+  const index = DocsIndex.build(
+    [
+      {
+        path: 'docs/quickstart.mdx',
+        content: page('Quickstart', 'Clone the repository, run `npm ci`, then `npm start`.'),
+      },
+      { path: 'docs/deploy.mdx', content: page('Deploy', 'Build the container and run it with a volume.') },
+    ],
+    { docsRoot: 'docs' },
+  );
+  afterAll(() => index.close());
+
+  it('finds the quickstart for "install" in a site whose quickstart never says install', () => {
+    expect(index.search('How do I install it?')[0]?.urlPath).toBe('/quickstart');
+  });
+});
+
 describe('query terms', () => {
   it('drops stop-words and punctuation, and quotes every term', () => {
     expect(queryTerms("How do I configure the `mint.json` file? It's NEAR (v2)")).toEqual([
