@@ -22,27 +22,29 @@ export function addSecondSections(
 
 /**
  * Orders the sections of each page among `rows` by score x (1 + `weight` x the share of the
- * question their own headings name, from `shares`), leaving each page's best score as it was: a
- * page is cited at one section, and the one headed with what was asked ("GitHub Enterprise Server")
- * is where the reader should land, though bm25 favours the page's shorter opening, which holds the
- * same words. Pages keep their rank: headings are weighed between pages by the full-text ranking.
+ * question their own headings name, from `shares`): a page is cited at one section, and the one
+ * headed with what was asked ("GitHub Enterprise Server") is where the reader should land, though
+ * bm25 may favour another section holding the same words in a shorter text. The page's scores are
+ * handed out again in the new order, its best to the first, its second best to the second, and so
+ * on, so that whatever is later worked out from a page's best and second best scores, and so the
+ * rank of pages, is as it was: headings are weighed between pages by the full-text ranking.
  */
 export function preferHeadedSections(
   rows: RankedSection[],
   shares: ReadonlyMap<number, number>,
   weight: number,
 ): void {
-  const best = new Map<number, { raw: number; weighed: number }>();
-  const weighed = rows.map((row) => row.score * (1 + weight * (shares.get(row.id) ?? 0)));
-  rows.forEach((row, position) => {
-    const page = best.get(row.pageId) ?? { raw: -Infinity, weighed: -Infinity };
-    best.set(row.pageId, {
-      raw: Math.max(page.raw, row.score),
-      weighed: Math.max(page.weighed, weighed[position]!),
-    });
-  });
-  rows.forEach((row, position) => {
-    const page = best.get(row.pageId)!;
-    if (page.weighed > 0) row.score = (page.raw * weighed[position]!) / page.weighed;
-  });
+  const pages = new Map<number, RankedSection[]>();
+  for (const row of rows) {
+    const sections = pages.get(row.pageId);
+    if (sections) sections.push(row);
+    else pages.set(row.pageId, [row]);
+  }
+  for (const sections of pages.values()) {
+    if (sections.length < 2) continue;
+    const scores = sections.map((row) => row.score).sort((left, right) => right - left);
+    const weighed = (row: RankedSection) => row.score * (1 + weight * (shares.get(row.id) ?? 0));
+    const order = [...sections].sort((left, right) => weighed(right) - weighed(left));
+    order.forEach((row, position) => (row.score = scores[position]!));
+  }
 }
