@@ -1,6 +1,13 @@
 /**
  * Reader questions on two real docs sites:
- * `npx tsx bench/answer-quality.ts [--tune|--fresh|--fresh2|...|--fresh10] [--verbose]`.
+ * `npx tsx bench/answer-quality.ts [--tune|--fresh|--fresh2|...|--fresh10] [--verbose]`; on three,
+ * pooled: `npx tsx bench/answer-quality.ts --pooled [--verbose]`.
+ *
+ * `--pooled` asks, on each of the two corpora and on docwright's own docs/ (14 pages), every set
+ * tuned on and, apart, every set never tuned on (see `pooledSets`), and prints for each Hit@1,
+ * Hit@5 and MRR@10 of search alone and of the pages the answer cites, the share of reader
+ * questions the answer declines (on-topic declined) and the share of off-topic questions it
+ * declines. `--verbose` prints the misses of the sets tuned on only.
  *
  * For each site, the reader questions of bench/queries are asked twice: to search alone (the
  * ranked pages of `DocsIndex.search`, one section per page) and to the offline assistant (the
@@ -33,6 +40,7 @@ import type { DocsIndex } from '../src/docs/docs-index.js';
 import { embeddingModel } from '../src/models/models.js';
 import type { ConversationTurn } from '../src/protocol/assistant.js';
 import {
+  ALL_SITES,
   SITES,
   followUps,
   half,
@@ -40,6 +48,7 @@ import {
   loadSiteIndex,
   longOffTopicQuestions,
   offTopicQuestions,
+  pooledSets,
   rankScores,
   readerQuestions,
   type Half,
@@ -90,7 +99,83 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const row = (name: string, scores: RankScores) =>
   `| ${name} | ${scores.queries} | ${percent(scores.hit1)} | ${percent(scores.hit5)} | ${scores.mrr.toFixed(3)} |`;
 
+/** Search alone and the answer over one pooled set of a site; misses printed when `verbose`. */
+async function measurePooled(index: DocsIndex, site: string, which: 'tuning' | 'untuned', verbose: boolean) {
+  const { reader, offTopic } = pooledSets(site as Parameters<typeof pooledSets>[0], which);
+  warnUnknownPages(
+    index,
+    site,
+    reader.flatMap((question) => question.expected),
+  );
+  const searched: string[][] = [];
+  const cited: string[][] = [];
+  let declined = 0;
+  for (const question of reader) {
+    const hits = index.search(question.query, {
+      limit: 10,
+      maxPerPage: 1,
+      queryVector: await vectorOf(index, question.query),
+    });
+    searched.push(hits.map((hit) => hit.urlPath));
+    const answer = await ask(index, [{ role: 'user', text: question.query }]);
+    const pages = answer.sources.map((source) => pathOf(source.url));
+    cited.push(pages);
+    if (pages.length === 0) declined += 1;
+    if (verbose && !question.expected.includes(pages[0] ?? ''))
+      console.log(
+        `  ${site} ${pages.length === 0 ? 'declined' : 'miss'}: ${question.query} -> ${
+          pages.slice(0, 3).join(', ') ||
+          `(search: ${hits
+            .slice(0, 3)
+            .map((hit) => hit.urlPath)
+            .join(', ')})`
+        } [expected ${question.expected.join(', ')}]`,
+      );
+  }
+  let offDeclined = 0;
+  for (const question of offTopic) {
+    const answer = await ask(index, [{ role: 'user', text: question }]);
+    if (answer.sources.length === 0) offDeclined += 1;
+    else if (verbose) console.log(`  ${site} answered off-topic: ${question} -> ${answer.sources[0]!.url}`);
+  }
+  return {
+    search: rankScores(reader, searched),
+    cited: rankScores(reader, cited),
+    onTopicDeclined: [declined, reader.length] as const,
+    offTopicDeclined: [offDeclined, offTopic.length] as const,
+  };
+}
+
+/** The pooled figures of the three sites (see the file's comment). */
+async function pooled(): Promise<void> {
+  const verbose = process.argv.includes('--verbose');
+  const search = embedder ? `, hybrid search with ${config.embeddingModel}` : '';
+  console.log(`Reader questions on three sites, pooled${search}. Machine: ${machineDescription()}\n`);
+  const scores = (value: RankScores) =>
+    `${percent(value.hit1)} / ${percent(value.hit5)} / ${value.mrr.toFixed(3)}`;
+  const share = ([count, total]: readonly [number, number]) =>
+    `${count} of ${total} (${percent(count / Math.max(1, total))})`;
+  const lines = [
+    '| site | sets | reader questions | search alone: Hit@1 / Hit@5 / MRR@10 | pages the answer cites: Hit@1 / Hit@5 / MRR@10 | on-topic declined | off-topic declined |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const site of ALL_SITES) {
+    const index = await loadSiteIndex(site);
+    if (!index) continue;
+    if (embedder) await embedder.embedIndex(index, site);
+    for (const which of ['tuning', 'untuned'] as const) {
+      const result = await measurePooled(index, site, which, verbose && which === 'tuning');
+      lines.push(
+        `| ${site} | ${which === 'tuning' ? 'tuned on' : 'never tuned on'} | ${result.search.queries} | ${scores(result.search)} | ${scores(result.cited)} | ${share(result.onTopicDeclined)} | ${share(result.offTopicDeclined)} |`,
+      );
+    }
+    index.close();
+  }
+  console.log(lines.join('\n'));
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--pooled')) return pooled();
   const flags: Half[] = [
     'tune',
     'fresh',

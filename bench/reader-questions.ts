@@ -21,8 +21,15 @@ export interface FollowUpConversation {
   answerContains: string;
 }
 
+/** The two shared corpora, whose question sets are named by `Half`. */
 export type SiteName = 'mintlify' | 'pipecat';
 export const SITES: SiteName[] = ['mintlify', 'pipecat'];
+/**
+ * Every site the pooled figures cover: the two corpora (a few hundred pages each) and docwright's
+ * own docs/ (14 pages, always present), so that a rule is judged at both sizes.
+ */
+export type AnySite = SiteName | 'docwright';
+export const ALL_SITES: AnySite[] = [...SITES, 'docwright'];
 
 /**
  * Position parity decides the half of the first sets: even positions were tuned on, odd ones are
@@ -88,8 +95,9 @@ export const moreFollowUps = (set: 'tuning2' | 'fresh6'): FollowUpConversation[]
   read<{ conversations: FollowUpConversation[] }>(`follow-ups-${set}.json`).conversations;
 
 /** A site's docs folder, or null (with a message) when the shared corpora are absent. */
-export async function loadSite(site: SiteName): Promise<DocsSiteFiles | null> {
-  const folder = resolve(REPO_ROOT, `../shared/corpora/${site}-docs`);
+export async function loadSite(site: AnySite): Promise<DocsSiteFiles | null> {
+  const folder =
+    site === 'docwright' ? resolve(REPO_ROOT, 'docs') : resolve(REPO_ROOT, `../shared/corpora/${site}-docs`);
   if (!existsSync(folder)) {
     console.error(`The ${site} corpus is missing at ${folder}; skipped.`);
     return null;
@@ -98,10 +106,56 @@ export async function loadSite(site: SiteName): Promise<DocsSiteFiles | null> {
 }
 
 /** The site's search index as the assistant builds it (navigation and `.mintignore` honoured). */
-export async function loadSiteIndex(site: SiteName): Promise<DocsIndex | null> {
+export async function loadSiteIndex(site: AnySite): Promise<DocsIndex | null> {
   const corpus = await loadSite(site);
   if (!corpus) return null;
   return DocsIndex.fromSite(corpus);
+}
+
+/** The questions of one site pooled: reader questions, and questions its docs do not answer. */
+export interface PooledSets {
+  reader: ReaderQuestion[];
+  offTopic: string[];
+}
+
+/**
+ * Every set of a site tuned on, pooled, and every set never tuned on, pooled: the figures to
+ * report. On the two corpora the never-tuned sets are the fifth, eighth, ninth and tenth fresh
+ * sets (reader and off-topic); every other set, the long off-topic questions included, has been
+ * tuned on. On docwright's own docs, `docwright-reader-questions.json` is tuned on and the two
+ * fresh sets are never tuned on; of `docwright-off-topic-questions.json`, even positions are tuned
+ * on and odd ones held out.
+ */
+export function pooledSets(site: AnySite, which: 'tuning' | 'untuned'): PooledSets {
+  if (site === 'docwright') {
+    const offTopic = read<{ questions: string[] }>('docwright-off-topic-questions.json').questions;
+    const sets = which === 'tuning' ? [''] : ['-fresh', '-fresh2'];
+    return {
+      reader: sets.flatMap(
+        (suffix) =>
+          read<{ questions: ReaderQuestion[] }>(`docwright-reader-questions${suffix}.json`).questions,
+      ),
+      offTopic: half(offTopic, which === 'tuning' ? 'tune' : 'held-out'),
+    };
+  }
+  if (which === 'untuned') {
+    const sets = [...UNTUNED];
+    return {
+      reader: sets.flatMap((set) => readerQuestions(site, set)),
+      offTopic: sets.flatMap((set) => offTopicQuestions(set)),
+    };
+  }
+  const fresh = TUNING_SETS.filter(isFresh);
+  return {
+    reader: [...readerQuestions(site), ...fresh.flatMap((set) => readerQuestions(site, set))],
+    offTopic: [
+      ...offTopicQuestions(),
+      ...fresh.flatMap((set) => offTopicQuestions(set)),
+      ...offTopicTuningQuestions(),
+      ...longOffTopicQuestions('tune'),
+      ...longOffTopicQuestions('held-out'),
+    ],
+  };
 }
 
 export interface RankScores {

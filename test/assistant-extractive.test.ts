@@ -170,19 +170,23 @@ describe('extractive answers', () => {
     expect(ask(0.5).map((source) => source.url)).toEqual(['/reference']);
   });
 
-  it('declines a question a page body quotes word for word when the page is about something else', () => {
-    // A test-scenarios page quotes "What is the capital of France?" as an example prompt.
-    const ask = (about: number) =>
+  it('declines a question a page holds part of in its body when the page is about something else', () => {
+    // A test-scenarios page quotes "What is the capital of Spain?" as an example prompt; the
+    // question asks about France, a word no retrieved page holds.
+    const ask = (relevance: number, about: number) =>
       answerer.answer({
         conversation: [user('What is the capital of France?')],
         query: 'What is the capital of France?',
-        passages: [hit('/scenarios', 1, 'Ask the bot: What is the capital of France?', about)],
+        passages: [hit('/scenarios', relevance, 'Ask the bot: What is the capital of Spain?', about)],
         holdsPhrase: () => true,
         followUp: false,
         signal: new AbortController().signal,
       }).sources;
-    expect(ask(0)).toEqual([]);
-    expect(ask(0.2)).toHaveLength(1);
+    expect(ask(0.9, 0)).toEqual([]);
+    expect(ask(0.9, 0.2)).toHaveLength(1);
+    // A page holding every word of the question covers it, in whatever section: a decline would
+    // tell the reader the docs do not say what this page says.
+    expect(ask(1, 0)).toHaveLength(1);
     // One word leaves nothing else to judge by: the page holding it answers.
     const oneWord = answerer.answer({
       conversation: [user('How do I install it?')],

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DocsIndex } from '../src/docs/docs-index.js';
 import { matchExpression, neighbourExpressions, queryTerms } from '../src/docs/fts-query.js';
+import { preferHeadedSections } from '../src/docs/page-scores.js';
 
 const navigation = {
   navigation: {
@@ -242,6 +243,59 @@ describe('DocsIndex', () => {
     const other = DocsIndex.build(files.slice(0, 2), { docsRoot: 'docs' });
     other.close();
     expect(() => other.search('install')).toThrow(/closed/);
+  });
+});
+
+describe('DocsIndex on a small site', () => {
+  const index = DocsIndex.build(
+    [
+      {
+        path: 'docs/quickstart.mdx',
+        content: page('Quickstart', 'Clone the repository, run `npm ci`, then `npm start`.'),
+      },
+      { path: 'docs/deploy.mdx', content: page('Deploy', 'Build the container and run it with a volume.') },
+    ],
+    { docsRoot: 'docs' },
+  );
+  afterAll(() => index.close());
+
+  it('finds the quickstart for "install" in a site whose quickstart never says install', () => {
+    expect(index.search('How do I install it?')[0]?.urlPath).toBe('/quickstart');
+  });
+});
+
+describe('sections whose own headings name the question', () => {
+  it('come first within their page, which keeps its best and second best scores', () => {
+    const rows = [
+      { id: 1, pageId: 10, score: 9 },
+      { id: 2, pageId: 10, score: 6 },
+      { id: 3, pageId: 10, score: 2 },
+      { id: 4, pageId: 20, score: 8 },
+    ];
+    // Section 2 is headed with the whole question, section 4 (alone on its page) too.
+    preferHeadedSections(
+      rows,
+      new Map([
+        [2, 1],
+        [4, 1],
+      ]),
+      1,
+    );
+    expect(rows).toEqual([
+      { id: 1, pageId: 10, score: 6 },
+      { id: 2, pageId: 10, score: 9 },
+      { id: 3, pageId: 10, score: 2 },
+      { id: 4, pageId: 20, score: 8 },
+    ]);
+  });
+
+  it('do not pass a section that bm25 scores more than twice as high, with the weight 1', () => {
+    const rows = [
+      { id: 1, pageId: 10, score: 9 },
+      { id: 2, pageId: 10, score: 4 },
+    ];
+    preferHeadedSections(rows, new Map([[2, 1]]), 1);
+    expect(rows.map((row) => row.score)).toEqual([9, 4]);
   });
 });
 

@@ -12,7 +12,7 @@ import { insertPages, openIndexDatabase, type IndexedPage } from './index-databa
 import { nearDuplicateFamilies } from './near-duplicates.js';
 import { capPerPage, foldFamilies } from './page-diversity.js';
 import { PageNames } from './page-names.js';
-import { addSecondSections } from './page-scores.js';
+import { addSecondSections, preferHeadedSections } from './page-scores.js';
 import { parsePage } from './parse-page.js';
 import { RelevanceMeter } from './relevance.js';
 import {
@@ -66,6 +66,13 @@ const SUMMARY_RANK_WEIGHT = 0.8;
  * with the summary weight: 0.4-0.8 helped on both sites.
  */
 const NAME_RANK_WEIGHT = 0.6;
+
+/**
+ * Within a page, a section counts (1 + weight x the share of the question its own heading chain
+ * names) against the page's other sections (see `preferHeadedSections`): a heading counts as a
+ * page's title counts between pages.
+ */
+const HEADING_RANK_WEIGHT = 1;
 
 /** A page's second best section adds this share of its score to the page (see page-scores.ts). */
 const SECOND_SECTION_WEIGHT = 0.5;
@@ -275,7 +282,13 @@ export class DocsIndex {
     // the search may return: a search within some pages stays within them).
     const boosted = [...boosts.keys()].filter((id) => this.allows(id, filter));
     if (boosted.length > 0) extra(this.statements.rank(match, { ...filter, pageIds: boosted }, limit));
+    const headed = this.relevance.headingShares(
+      concepts,
+      rows.map((row) => row.id),
+      filter.language,
+    );
     for (const row of rows) row.score *= (boosts.get(row.pageId) ?? 1) * this.pageFactor(row.pageId);
+    preferHeadedSections(rows, headed, HEADING_RANK_WEIGHT);
     const landing = this.landingPageFor(concepts, filter);
     if (landing !== undefined) this.putFirst(landing, rows, seen);
     rows.sort((left, right) => right.score - left.score);

@@ -14,6 +14,8 @@ interface ConceptInfo {
   pages: Set<number>;
   /** Pages holding it in each column. */
   columns: Record<Column, Set<number>>;
+  /** Sections whose own heading chain holds it. */
+  headedSections: Set<number>;
 }
 
 /**
@@ -57,6 +59,30 @@ export class RelevanceMeter {
     return scores;
   }
 
+  /**
+   * How much of the question each of `sectionIds` (sections of `language`) names in its own
+   * heading chain, 0-1, weighted as `measure` weighs pages. A page is cited at one section: the
+   * one whose heading names what was asked ("GitHub Enterprise Server") is the place to send the
+   * reader, more than the page's opening, which holds the same words in a shorter text.
+   */
+  headingShares(
+    concepts: readonly QueryConcept[],
+    sectionIds: readonly number[],
+    language: string,
+  ): Map<number, number> {
+    const shares = new Map(sectionIds.map((id) => [id, 0]));
+    let total = 0;
+    for (const concept of concepts) {
+      const info = this.info(conceptExpression(concept), language);
+      if (concept.placeholder && info.pages.size === 0) continue;
+      total += info.weight;
+      for (const id of sectionIds)
+        if (info.headedSections.has(id)) shares.set(id, shares.get(id)! + info.weight);
+    }
+    for (const [id, share] of shares) shares.set(id, total > 0 ? share / total : 0);
+    return shares;
+  }
+
   /** The share (0-1) of `concepts` no page of `language` holds, words of the reader's address aside. */
   unheldShare(concepts: readonly QueryConcept[], language: string): number {
     const counted = concepts.filter((concept) => !concept.placeholder);
@@ -79,7 +105,9 @@ export class RelevanceMeter {
       const sections = this.statements.matchingSections(expression, language);
       const pages = new Set<number>();
       const columns = { title: new Set<number>(), summary: new Set<number>(), about: new Set<number>() };
+      const headedSections = new Set<number>();
       for (const section of sections) {
+        if (section.headings) headedSections.add(section.id);
         const page = this.sectionPages[section.id]!;
         pages.add(page);
         if (section.title) columns.title.add(page);
@@ -88,7 +116,7 @@ export class RelevanceMeter {
       }
       const total = this.statements.total(language);
       const weight = Math.max(0.05, Math.log((total + 1) / (sections.length + 0.5)));
-      info = { weight, pages, columns };
+      info = { weight, pages, columns, headedSections };
       if (this.concepts.size >= MAX_CACHED_CONCEPTS) this.concepts.clear();
       this.concepts.set(key, info);
     }

@@ -37,6 +37,8 @@ export interface MatchingSection {
   summary: number;
   /** Title, headings or summary: what the section's page says it is about. */
   about: number;
+  /** The section's own heading chain. */
+  headings: number;
 }
 
 /** What a hit shows of a section. */
@@ -142,7 +144,7 @@ export class SearchStatements {
 
   /**
    * Every section of `language` matching `match` (one concept of a question), with whether the
-   * match is in its title, its summary, and its title, headings or summary. One query instead of
+   * match is in its title, its summary, its title, headings or summary, and its heading chain. One query instead of
    * one per column: bm25 with a single column weighted is below zero exactly when that column
    * holds a phrase of the match (FTS5 keeps every idf above zero).
    */
@@ -152,7 +154,8 @@ export class SearchStatements {
     const sql = `SELECT rowid AS id,
         bm25(${table}, 1, 0, 0, 0, 0) < 0 AS title,
         bm25(${table}, 0, 0, 0, 1, 0) < 0 AS summary,
-        bm25(${table}, 1, 1, 0, 1, 0) < 0 AS about
+        bm25(${table}, 1, 1, 0, 1, 0) < 0 AS about,
+        bm25(${table}, 0, 1, 0, 0, 0) < 0 AS headings
       FROM ${table} WHERE ${table} MATCH @match`;
     return this.statement(sql).all({ match }) as MatchingSection[];
   }

@@ -23,6 +23,7 @@ const ENTRIES: SynonymEntry[] = [
   { reader: ['logs'], docs: ['logging'] },
   { reader: ['monitor', 'monitoring', 'observe', 'trace', 'tracing'], docs: ['observability', 'metrics', 'tracing'] },
   { reader: ['set up', 'setup', 'configure'], docs: ['configuration', 'setup', 'install'] },
+  { reader: ['install', 'installed', 'installing', 'installation', 'get started', 'getting started'], docs: ['quickstart', 'installation'] },
   { reader: ['translate', 'translation', 'languages', 'multilingual', 'localize', 'localization'], docs: ['internationalization', 'i18n', 'localization'] },
   { reader: ['colors', 'colours', 'branding', 'look', 'dark mode'], docs: ['appearance', 'theme', 'themes'] },
   { reader: ['tracking', 'track', 'visitors', 'stats'], docs: ['analytics'] },

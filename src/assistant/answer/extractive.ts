@@ -151,7 +151,10 @@ export class ExtractiveAnswerer implements Answerer {
       confidence(first, words) >= SINGLED_OUT_THRESHOLD &&
       standsOut(passages, STANDS_FAR_OUT) &&
       input.holdsPhrase();
-    if ((best < threshold && !singledOut) || words === 0 || unphrased) {
+    // Every word of the question on one page: the docs cover it in their own vocabulary, whatever
+    // the page's headings say (see `holdsWholeQuestion`).
+    const whole = !answered && words > 1 && holdsWholeQuestion(passages);
+    if (!whole && ((best < threshold && !singledOut) || words === 0 || unphrased)) {
       return { sources: [], text: toAsync(lineDeltas(notCovered(passages[0]))) };
     }
     const earlier = input.conversation.slice(0, -1);
@@ -191,6 +194,24 @@ function standsOut(pages: SearchHit[], factor: number): boolean {
   const [top, next] = [first?.lexicalScore, second?.lexicalScore];
   return top !== undefined && next !== undefined && top >= factor * next;
 }
+
+/**
+ * Whether a retrieved page holds every word of the question (each word, or the docs' word for it,
+ * somewhere on the page): its relevance is whole. A decline says the docs do not cover the
+ * question, and a page holding all of its words, none unknown to the site, is the docs covering it.
+ * The other rules ask for more (a phrase of the question, its words in the page's headings)
+ * because they judge a page holding part of a question; on a small site they refuse what it plainly
+ * answers, since a few long pages name few of their subjects in headings ("what port does it use
+ * and how do I change it?" and a configuration page whose table lists the port). On a large site a
+ * question unrelated to it seldom has every word on one page: its words, when the site has them,
+ * are spread over many.
+ */
+function holdsWholeQuestion(passages: SearchHit[]): boolean {
+  return passages.some((passage) => passage.relevance >= WHOLE);
+}
+
+/** Relevance counted as whole (the shares are sums of floating-point weights). */
+const WHOLE = 1 - 1e-9;
 
 /**
  * How sure a first answer can be that a passage answers: its relevance, leaning on what it is
