@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { checkCommand } from './cli/check-command.js';
+import { registerImpactCommand } from './cli/impact-command.js';
 import { addProject, createKey, listProjects } from './cli/local-commands.js';
 import { jobCreate, jobMessage, remote, type RemoteOptions, type WaitOptions } from './cli/job-commands.js';
 import { runServe } from './cli/serve.js';
@@ -177,6 +178,8 @@ program
     // Problems found: exit 1 so that CI fails, after the list is printed.
     if (!result.ok) process.exitCode = 1;
   });
+
+registerImpactCommand(program, examples);
 
 function port(value: string): number {
   const number = Number(value);
