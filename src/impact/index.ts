@@ -8,3 +8,5 @@ export { diffFilePath } from './diff-types.js';
 export { parseUnifiedDiff } from './parse-unified-diff.js';
 export type { ImpactEvidence, ImpactPage, ImpactResult } from './impact-types.js';
 export { readImpactInput } from './read-impact-input.js';
+export { applyRenames, planDocsSync, type SyncPlan } from './sync-plan.js';
+export { formatSyncPrompt, parseSyncPrompt, type SyncRequest } from './sync-request.js';
