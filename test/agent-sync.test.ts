@@ -142,7 +142,7 @@ describe('a docs sync in the built-in agent', () => {
     // The changelog names the old option in passing: history, not stale, so not edited.
     expect(await files.read('docs/changelog.md')).toBe(PAGES['docs/changelog.md']);
     expect(await files.read('docs/environment.mdx')).toBe(PAGES['docs/environment.mdx']);
-    expect(result.title).toBe('Docs sync: Rename maxRetries to retryLimit');
+    expect(result.title).toBe('follow "Rename maxRetries to retryLimit"');
     expect(result.reply).toContain(
       'Docs sync for "Rename maxRetries to retryLimit" (https://github.com/acme/client/pull/7).',
     );

@@ -25,6 +25,7 @@ import {
 } from './replies.js';
 import type { ConfigReader } from './settings-cache.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
+import { isSyncInstruction, pullRequestSyncPrompt, syncOutsidePullRequestReply } from './sync-command.js';
 import type { BotDependencies } from './types.js';
 
 /** What a handler gets from Probot's context: the installation's Octokit and `context.config`. */
@@ -94,6 +95,11 @@ async function handleCommand(
     await reply(context, comment, emptyInstructionReply(author.login, settings.command));
     return;
   }
+  const sync = isSyncInstruction(command.instruction);
+  if (sync && !comment.thread.isPullRequest) {
+    await reply(context, comment, syncOutsidePullRequestReply(author.login, settings.command));
+    return;
+  }
   // The 👀 reaction goes out with the first status comment when the thread gets one (one request).
   const react = () =>
     acknowledgeComment(context.octokit, comment.repository, comment.comment).catch((error: unknown) =>
@@ -105,7 +111,9 @@ async function handleCommand(
     context,
     comment,
     { project: current, settings, react },
-    agentPrompt(command.instruction, comment.location),
+    sync
+      ? await pullRequestSyncPrompt(context.octokit, comment)
+      : agentPrompt(command.instruction, comment.location),
   );
 }
 

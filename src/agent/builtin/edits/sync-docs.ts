@@ -33,6 +33,13 @@ export async function syncDocs(site: DocsSite, request: SyncRequest): Promise<Ed
       `${edited.length > 0 ? 'Other pages' : 'Pages'} the change may make stale, not edited (check them; the evidence is the diff line and the page line):\n\n${pagesWithEvidence(others)}`,
     );
   const outcome: EditOutcome = { changed: edited.length > 0, reply: parts.join('\n\n') };
-  if (outcome.changed) outcome.title = `Docs sync: ${request.title || 'follow the code change'}`.slice(0, 72);
+  // The run puts the commit's and pull request's own prefix (`docs: `) before it.
+  if (outcome.changed) outcome.title = shortTitle(`follow "${request.title || 'the code change'}"`);
   return outcome;
+}
+
+const TITLE_LIMIT = 72;
+
+function shortTitle(title: string): string {
+  return title.length <= TITLE_LIMIT ? title : `${title.slice(0, TITLE_LIMIT - 2)}…"`;
 }
