@@ -9,14 +9,20 @@ import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findJobMarker } from '../src/github/index.js';
+import { hostOf } from '../src/github/hosts.js';
+import { parseSettings } from '../src/github/settings.js';
+import { parseDocsRoot } from '../src/write-policy/index.js';
 import { FakeGitHub } from './fixtures/bot/fake-github.js';
 import {
+  closedPullRequest,
+  INSTALLATION_ID,
   issueComment,
   REPOSITORY,
   startBotHarness,
   WEBHOOK_SECRET,
   type BotHarness,
 } from './fixtures/bot/harness.js';
+import { interceptRepositories } from './fixtures/bot/two-repositories.js';
 
 const OPTIONS_PAGE = `---
 title: Options
@@ -62,18 +68,21 @@ const files = new Map(
 
 let t: BotHarness;
 let github: FakeGitHub;
+let removeInterceptors: (() => void) | undefined;
 
-beforeEach(async () => {
+async function start(settings: string, others: FakeGitHub[] = []) {
   github = new FakeGitHub(REPOSITORY, files);
-  github.settingsFiles.set('.github/docwright.yml', 'docs_root: docs\n');
-  github.intercept();
+  github.settingsFiles.set('.github/docwright.yml', settings);
+  removeInterceptors = interceptRepositories([github, ...others]);
   t = await startBotHarness({ github });
   github.permissions.set('maintainer', 'write');
-});
+}
 
 afterEach(async () => {
+  if (!removeInterceptors) return;
   await t.close();
-  github.dispose();
+  removeInterceptors();
+  removeInterceptors = undefined;
   nock.cleanAll();
   expect(github.pendingFaults()).toEqual([]);
 });
@@ -105,6 +114,8 @@ function statusOf(issue: number) {
 }
 
 describe('/docs sync on a code pull request', () => {
+  beforeEach(() => start('docs_root: docs\n'));
+
   it('renames what the diff renames, lists the other affected pages, and links the two pull requests', async () => {
     const code = codePullRequest(
       'rename-retries',
@@ -172,5 +183,112 @@ describe('/docs sync on a code pull request', () => {
     expect(
       await t.service.store.jobs.list((await t.service.store.projects.list())[0]!.id, { limit: 5 }),
     ).toEqual([]);
+  });
+});
+
+/** The docs of the code repository's change, in a repository of their own. */
+const HANDBOOK = 'octo-org/handbook';
+
+describe('docs in another repository', () => {
+  let handbook: FakeGitHub;
+  beforeEach(async () => {
+    const docsOnly = new Map([...files].filter(([path]) => path.startsWith('docs/')));
+    handbook = new FakeGitHub(HANDBOOK, docsOnly);
+    handbook.settingsFiles.set('.github/docwright.yml', 'docs_root: docs\n');
+    await start(`sync:\n  docs_repository: ${HANDBOOK}\n`, [handbook]);
+  });
+
+  async function installOnHandbook() {
+    const { project } = await t.service.store.projects.upsertOnGitHub({
+      host: hostOf(t.config.github.hosts),
+      repository: HANDBOOK,
+      baseRef: 'main',
+      installationId: INSTALLATION_ID,
+    });
+    await t.service.store.projects.applySettings(project.id, {
+      baseRef: 'main',
+      docsRoot: parseDocsRoot('docs'),
+      model: null,
+      writable: [],
+    });
+  }
+
+  it('opens the docs pull request in the docs repository, each pull request linking the other', async () => {
+    await installOnHandbook();
+    const code = codePullRequest(
+      'rename-retries',
+      { 'src/options.ts': OPTIONS_CODE.replace('maxRetries', 'retryLimit') },
+      'Rename maxRetries to retryLimit',
+    );
+    await comment('/docs sync', code.number, { body: '' });
+    const job = await t.settle(findJobMarker(statusOf(code.number)!.body)!);
+    expect(job.status).toBe('completed');
+    expect(handbook.fileAt(job.branch, 'docs/reference/options.mdx')).toBe(
+      OPTIONS_PAGE.replace('## maxRetries', '## retryLimit'),
+    );
+    expect(github.git.resolve(job.branch)).toBeUndefined();
+    const [docs] = handbook.pulls;
+    expect(job.pr_link).toBe(`https://github.com/${HANDBOOK}/pull/${docs!.number}`);
+    expect(docs!.body).toContain(code.html_url);
+    expect(docs!.body).toContain(
+      `[${REPOSITORY}#${code.number}](https://github.com/${REPOSITORY}/pull/${code.number})`,
+    );
+    expect(statusOf(code.number)!.body).toContain(`Pull request ready:** ${job.pr_link}`);
+  });
+
+  it('says so when the app is not installed on the docs repository', async () => {
+    const code = codePullRequest('rename', { 'src/options.ts': 'export {};\n' }, 'Drop options');
+    await comment('/docs sync', code.number, { body: '' });
+    expect(github.comments.filter((item) => item.issue === code.number).map((item) => item.body)).toEqual([
+      `docwright is not installed on ${HANDBOOK}, the docs repository that \`sync.docs_repository\` in .github/docwright.yml names, so nothing was started. Install the app on it too.`,
+    ]);
+  });
+});
+
+describe('sync.on_merge', () => {
+  /** Delivers \`pull_request.closed\` for a merged pull request, signed. */
+  async function merged(number: number, head: string) {
+    const payload = JSON.stringify(closedPullRequest({ number, head, body: '', merged: true }));
+    await t.probot.webhooks.verifyAndReceive({
+      id: randomUUID(),
+      name: 'pull_request',
+      payload,
+      signature: await sign(WEBHOOK_SECRET, payload),
+    });
+  }
+
+  it('runs the docs sync of a merged pull request, with its status in the pull request', async () => {
+    await start('docs_root: docs\nsync:\n  on_merge: true\n');
+    const code = codePullRequest(
+      'rename-retries',
+      { 'src/options.ts': OPTIONS_CODE.replace('maxRetries', 'retryLimit') },
+      'Rename maxRetries to retryLimit',
+    );
+    await merged(code.number, 'rename-retries');
+    const job = await t.settle(findJobMarker(statusOf(code.number)!.body)!);
+    expect(github.fileAt(job.branch, 'docs/reference/options.mdx')).toContain('## retryLimit');
+    expect(statusOf(code.number)!.body).toContain(`Pull request ready:** ${job.pr_link}`);
+  });
+
+  it('does nothing on a merge unless the settings ask for it', async () => {
+    await start('docs_root: docs\n');
+    const code = codePullRequest('rename-retries', { 'src/options.ts': 'export {};\n' }, 'Drop options');
+    await merged(code.number, 'rename-retries');
+    expect(github.comments).toEqual([]);
+    expect(github.pulls).toHaveLength(1);
+  });
+});
+
+describe('the sync settings', () => {
+  it('are off and point at the repository itself by default, and name the key that is wrong', () => {
+    expect(parseSettings(null).sync).toEqual({ docsRepository: null, onMerge: false });
+    expect(parseSettings({ sync: { docs_repository: 'octo-org/handbook', on_merge: true } }).sync).toEqual({
+      docsRepository: 'octo-org/handbook',
+      onMerge: true,
+    });
+    expect(() => parseSettings({ sync: { docs_repository: 'handbook' } })).toThrow(
+      '.github/docwright.yml is not valid (sync.docs_repository): must be owner/name, e.g. octo-org/docs',
+    );
+    expect(() => parseSettings({ sync: { check: true } })).toThrow(/\(sync\)/);
   });
 });
