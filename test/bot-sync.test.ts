@@ -156,6 +156,44 @@ describe('/docs sync on a code pull request', () => {
     expect(statusOf(code.number)!.body).toContain(`Pull request ready:** ${job.pr_link}`);
   });
 
+  it('takes a second /docs sync on the same pull request as a new commit on the same docs branch', async () => {
+    const code = codePullRequest(
+      'rename-retries',
+      { 'src/options.ts': OPTIONS_CODE.replace('maxRetries', 'retryLimit') },
+      'Rename maxRetries to retryLimit',
+    );
+    await comment('/docs sync', code.number, { body: '' });
+    const jobId = findJobMarker(statusOf(code.number)!.body)!;
+    const first = await t.settle(jobId);
+    // The pull request moves on: the token's variable is renamed too.
+    const head = github.git.resolve('rename-retries')!;
+    const tree = new Map(github.git.filesAt(head));
+    tree.set(
+      'src/options.ts',
+      Buffer.from(OPTIONS_CODE.replace('maxRetries', 'retryLimit').replace('APP_TOKEN', 'CLIENT_TOKEN')),
+    );
+    github.git.refs.set(
+      'rename-retries',
+      github.git.writeCommit({ tree: github.git.writeTree(tree), message: 'token', parents: [head] }),
+    );
+    await comment('/docs sync', code.number, { body: '' });
+    const second = await t.settle(jobId);
+    expect(second.branch).toBe(first.branch);
+    expect(github.pulls.filter((pull) => pull.head === first.branch)).toHaveLength(1);
+    expect(github.git.history(github.git.resolve(first.branch)!)).toHaveLength(3);
+    expect(github.fileAt(first.branch, 'docs/environment.mdx')).toBe(
+      ENV_PAGE.replace('APP_TOKEN', 'CLIENT_TOKEN'),
+    );
+    expect(await t.service.store.jobs.messages(jobId)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          role: 'user',
+          content: expect.stringContaining('+  token: process.env.CLIENT_TOKEN,'),
+        }),
+      ]),
+    );
+  });
+
   it('says in the thread that no page is affected, and opens nothing', async () => {
     const code = codePullRequest(
       'test-only',
