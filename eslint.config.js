@@ -23,16 +23,16 @@ export const LAYERS = Object.fromEntries(Object.entries({
   forge: 'core write-policy github',
   checks: 'core write-policy docs forge',
   impact: 'core docs',
-  agent: 'core write-policy models docs forge checks',
+  agent: 'core write-policy models docs forge checks impact',
   client: 'core protocol',
   config: 'core write-policy models github',
   engine: 'core protocol write-policy docs github store forge checks agent',
   assistant: 'core protocol models docs store forge',
   server: 'core protocol http metrics store engine assistant',
-  bot: 'core protocol http metrics write-policy config docs github store forge checks engine',
-  action: 'core protocol write-policy models config docs github store forge checks agent engine client',
-  service: 'core protocol http metrics write-policy models config docs github store forge checks agent engine assistant server bot',
-  cli: 'core protocol http metrics write-policy models config docs github store forge checks agent engine assistant server bot client service',
+  bot: 'core protocol http metrics write-policy config docs github store forge checks impact engine',
+  action: 'core protocol write-policy models config docs github store forge checks impact agent engine client',
+  service: 'core protocol http metrics write-policy models config docs github store forge checks impact agent engine assistant server bot',
+  cli: 'core protocol http metrics write-policy models config docs github store forge checks impact agent engine assistant server bot client service',
 }).map(([folder, imports]) => [folder, imports.split(' ').filter(Boolean)]));
 
 export default tseslint.config(

@@ -1,5 +1,5 @@
 /**
- * Docs impact on real histories: `npx tsx bench/docs-impact.ts [--verbose] [--case <id>]...`.
+ * Docs impact on real histories: `npx tsx bench/docs-impact.ts [--cli] [--verbose] [--case <id>]...`.
  *
  * Reads the docs-sync cases (`../shared/docs-sync` beside the repository; without them it says so
  * and exits 0): each is a real commit's code patch and its docs tree before the commit, with the
@@ -9,12 +9,13 @@
  * the cases' own `score.mjs` (spawned on a temporary predictions file, so the definitions are
  * exactly the reference's): recall@5 and @10 over the positive cases, precision of the listed
  * pages, and the quiet rate (negatives with nothing listed); overall and by repository. Time is
- * that of `analyzeImpact` alone (the tarball is already in memory), mean and max per case.
+ * that of `analyzeImpact` alone (the tarball is already in memory), mean and max per case. With
+ * `--cli` it also runs the `docwright impact` command on every case, one process each, timed whole.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isDocsPagePath } from '../src/docs/index.js';
 import { analyzeImpact } from '../src/impact/index.js';
 import { DOCS_SYNC_DIR, hasDocsSyncCases, loadDocsSyncCases, type DocsSyncCase } from './docs-sync-cases.js';
@@ -121,7 +122,7 @@ function row(label: string, scores: Scores, repo: string | undefined, times?: nu
   return cells.join('  ');
 }
 
-const LABEL_WIDTH = 26;
+const LABEL_WIDTH = 34;
 const HEADER = [
   ''.padEnd(LABEL_WIDTH),
   'recall@5',
@@ -140,6 +141,40 @@ function describe(testCase: DocsSyncCase, prediction: Prediction): string {
     `  ranked: ${prediction.ranked.slice(0, 10).map(mark).join(', ')}`,
     `  listed: ${prediction.flagged.map(mark).join(', ') || '-'}`,
   ].join('\n');
+}
+
+/**
+ * Runs `docwright impact --docs <case> --patch - --json` as a CI step would, one process per case,
+ * on the case's docs written to a temporary folder: what it lists, and how long the process takes.
+ */
+function runCli(cases: readonly DocsSyncCase[]): { scores: Scores; times: Map<string, number[]> } {
+  const folder = mkdtempSync(join(tmpdir(), 'docs-impact-cli-'));
+  const predictions: Predictions = {};
+  const times = new Map<string, number[]>([['', []]]);
+  try {
+    for (const testCase of cases) {
+      const root = join(folder, testCase.id);
+      for (const file of testCase.files) {
+        mkdirSync(dirname(join(root, file.path)), { recursive: true });
+        writeFileSync(join(root, file.path), file.text);
+      }
+      const started = performance.now();
+      const run = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli.ts', 'impact', '--docs', root, '--patch', '-', '--json'],
+        { input: testCase.patch, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
+      );
+      const elapsed = performance.now() - started;
+      if (run.status !== 0) throw new Error(`docwright impact failed on ${testCase.id}: ${run.stderr}`);
+      const listed = (JSON.parse(run.stdout) as { pages: { path: string }[] }).pages.map((page) => page.path);
+      predictions[testCase.id] = { ranked: listed, flagged: listed };
+      times.get('')!.push(elapsed);
+      times.set(testCase.repo, [...(times.get(testCase.repo) ?? []), elapsed]);
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+  return { scores: score(predictions), times };
 }
 
 async function main(): Promise<void> {
@@ -169,15 +204,20 @@ async function main(): Promise<void> {
     if (verbose) console.log(describe(testCase, ours[testCase.id]!));
   }
   const scored = { ours: score(ours), baseline: score(theirs) };
+  const cli = args.includes('--cli') ? runCli(cases) : undefined;
   console.log(HEADER);
   for (const repo of [undefined, ...timesByRepo.keys()]) {
     const label = repo ?? 'all';
     console.log(row(`impact ${label}`, scored.ours, repo, repo ? timesByRepo.get(repo) : times));
+    if (cli) console.log(row(`docwright impact ${label}`, cli.scores, repo, cli.times.get(repo ?? '')));
     console.log(row(`baseline ${label}`, scored.baseline, repo));
   }
   console.log(
     '\nrecall@k over positive cases; precision of the listed pages (how many listed); quiet: share of',
     '\nnegative cases with nothing listed; time: analyzeImpact per case, the first with module loading.',
+    cli
+      ? '\ndocwright impact: the command itself, one process per case (`--patch - --json`, the docs unpacked on disk);\nit prints only the pages it lists, so its ranking is that list; time: the whole process, start to exit.'
+      : '',
   );
 }
 

@@ -31,6 +31,7 @@ const benchmarks: Record<string, () => Promise<string>> = {
   'answer-quality': script('bench/answer-quality.ts', 'Answers on reader questions (two docs sites)'),
   'thread-questions': script('bench/thread-questions.ts', 'Questions asked in a thread (two docs sites)'),
   'section-embeddings': script('bench/section-embeddings.ts', 'Stored section embeddings'),
+  'docs-impact': script('bench/docs-impact.ts', 'Docs impact on real histories (docs-sync cases)'),
   'memory-load': runMemoryLoadBenchmark,
   'issue-table': runIssueTable,
 };

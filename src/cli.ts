@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { CommanderError } from 'commander';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT, UsageError } from './cli/exit-codes.js';
+import { registerImpactCommand } from './cli/impact-command.js';
 import { commandName } from './cli/invocation.js';
 import { describeJob, jobRow } from './cli/job-view.js';
 import type { addProject, ProjectListing, updateProject } from './cli/local-commands.js';
@@ -320,6 +321,8 @@ program
     // Problems found: exit 1 so that CI fails, after the list is printed.
     if (!result.ok) process.exitCode = EXIT.failed;
   });
+
+registerImpactCommand(program, examples);
 
 function projectRow(listed: ProjectListing): Record<string, string> {
   return {

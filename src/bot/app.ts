@@ -5,6 +5,7 @@ import { fromIssueComment, fromReviewComment } from './comment-event.js';
 import { oncePerDelivery } from './deliveries.js';
 import { addInstalledRepositories, removeInstalledRepositories } from './projects.js';
 import { archiveClosedPullRequestJob, handlePush } from './repository-events.js';
+import { syncMergedPullRequest } from './sync-command.js';
 import type { BotDependencies } from './types.js';
 
 /**
@@ -13,7 +14,7 @@ import type { BotDependencies } from './types.js';
  */
 function commentContext(
   deps: BotDependencies,
-  context: Context<'issue_comment.created' | 'pull_request_review_comment.created'>,
+  context: Context<'issue_comment.created' | 'pull_request_review_comment.created' | 'pull_request.closed'>,
 ) {
   const { repository } = context.payload;
   // A hand-made delivery may lack the node id; the commit then goes the REST way.
@@ -94,6 +95,20 @@ export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
         body: pullRequest.body,
         merged: pullRequest.merged ?? false,
       });
+      if (!pullRequest.merged) return;
+      await oncePerDelivery(deps.store, { id: context.id, event: 'merged' }, () =>
+        syncMergedPullRequest(deps, commentContext(deps, context), {
+          repository: {
+            owner: repository.owner.login,
+            repo: repository.name,
+            fullName: repository.full_name,
+            defaultBranch: repository.default_branch,
+          },
+          installationId: context.payload.installation?.id ?? null,
+          number: pullRequest.number,
+          headRef: pullRequest.head.ref,
+        }),
+      );
     });
     app.on('push', (context) => {
       const { payload } = context;

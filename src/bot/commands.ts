@@ -25,6 +25,12 @@ import {
 } from './replies.js';
 import type { ConfigReader } from './settings-cache.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
+import {
+  isSyncInstruction,
+  pullRequestSyncPrompt,
+  syncDocsProject,
+  syncOutsidePullRequestReply,
+} from './sync-command.js';
 import type { BotDependencies } from './types.js';
 
 /** What a handler gets from Probot's context: the installation's Octokit and `context.config`. */
@@ -94,19 +100,31 @@ async function handleCommand(
     await reply(context, comment, emptyInstructionReply(author.login, settings.command));
     return;
   }
+  const sync = isSyncInstruction(command.instruction);
+  if (sync && !comment.thread.isPullRequest) {
+    await reply(context, comment, syncOutsidePullRequestReply(author.login, settings.command));
+    return;
+  }
   // The 👀 reaction goes out with the first status comment when the thread gets one (one request).
   const react = () =>
     acknowledgeComment(context.octokit, comment.repository, comment.comment).catch((error: unknown) =>
       log.warn({ err: error }, 'could not react to the command'),
     );
   const current = await applySettings(deps, project, settings, comment.repository.defaultBranch);
-  await startOrContinue(
-    deps,
-    context,
-    comment,
-    { project: current, settings, react },
-    agentPrompt(command.instruction, comment.location),
-  );
+  if (!sync) {
+    const prompt = agentPrompt(command.instruction, comment.location);
+    await startOrContinue(deps, context, comment, { project: current, settings, react }, prompt);
+    return;
+  }
+  // A sync's job works on the docs project, which may be another repository's.
+  const docs = await syncDocsProject(deps, current, settings);
+  if (typeof docs === 'string') {
+    await react();
+    await reply(context, comment, docs);
+    return;
+  }
+  const prompt = await pullRequestSyncPrompt(context.octokit, comment.thread);
+  await startOrContinue(deps, context, comment, { project: docs, settings, react }, prompt);
 }
 
 /** Creates the thread's job or sends it the follow-up, registers the thread, shows "working". */

@@ -46,6 +46,16 @@ const SettingsSchema = z
       .string()
       .refine((prefix) => isValidBranchName(`${prefix}x`), 'must make valid branch names')
       .default('docwright/job-'),
+    sync: z
+      .object({
+        docs_repository: z
+          .string()
+          .regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name, e.g. octo-org/docs')
+          .optional(),
+        on_merge: z.boolean().default(false),
+      })
+      .strict()
+      .default({ on_merge: false }),
   })
   .strict();
 
@@ -73,6 +83,13 @@ export interface RepositorySettings {
   /** Null: the server's default model. */
   model: string | null;
   branchPrefix: string;
+  /** `/docs sync`: where the docs of this repository's code live, and whether a merge runs it. */
+  sync: {
+    /** `owner/name` of the repository holding the docs; null: this repository. */
+    docsRepository: string | null;
+    /** A merged pull request gets the same docs sync job as `/docs sync` in its conversation. */
+    onMerge: boolean;
+  };
 }
 
 /** Settings that could not be read, and the command that should hear about it. */
@@ -115,5 +132,6 @@ export function parseSettings(raw: unknown): RepositorySettings {
     allowedBots: parseAllowedBots(values.allowed_bots),
     model: values.model ?? null,
     branchPrefix: values.branch_prefix,
+    sync: { docsRepository: values.sync.docs_repository ?? null, onMerge: values.sync.on_merge },
   };
 }

@@ -1,3 +1,4 @@
+import { parseSyncPrompt } from '../../impact/index.js';
 import type { Agent, AgentResult, AgentRunInput } from '../types.js';
 import type { Command } from './commands.js';
 import { DocsSite } from './docs-site.js';
@@ -11,6 +12,7 @@ import { replaceText } from './edits/replace-text.js';
 import { FORMS_LIST, notUnderstoodReply } from './instruction-forms.js';
 import { parseInstruction } from './parse-instruction.js';
 import { splitInstructions } from './split-instructions.js';
+import { syncDocs } from './edits/sync-docs.js';
 
 /** Longest title kept whole; longer ones (several edits) are shortened to the first and a count. */
 const TITLE_LIMIT = 72;
@@ -25,12 +27,23 @@ export class BuiltinAgent implements Agent {
 
   async run(input: AgentRunInput): Promise<AgentResult> {
     const site = new DocsSite(input.files, input.policy);
+    // A sync request is one instruction as a whole: its diff must not be split into sentences.
     const instructions = input.instructions.flatMap((request) =>
-      splitInstructions(request, parseInstruction),
+      parseSyncPrompt(request) ? [request] : splitInstructions(request, parseInstruction),
     );
     const outcomes: Outcome[] = [];
     for (const instruction of instructions) {
       input.signal.throwIfAborted();
+      const sync = parseSyncPrompt(instruction);
+      if (sync) {
+        const outcome = await syncDocs(site, sync);
+        input.logger.debug(
+          { jobId: input.jobId, command: 'sync', changed: outcome.changed },
+          'builtin agent instruction',
+        );
+        outcomes.push({ ...outcome, understood: true });
+        continue;
+      }
       const command = parseInstruction(instruction);
       const outcome: Outcome = command
         ? { ...(await applyCommand(site, command)), understood: true }

@@ -9,6 +9,7 @@ import { PathGuard } from '../tools/path-guard.js';
 import type { Agent, AgentResult, AgentRunInput } from '../types.js';
 import { initialMessages, repairMessage, systemPrompt } from './prompt.js';
 import { composeReply } from './reply.js';
+import { briefSyncRequests } from './sync-brief.js';
 import { DEFAULT_BUDGETS, RunBudget, type AgentBudgets, type BudgetName } from './run-budget.js';
 
 export interface LlmAgentOptions {
@@ -33,7 +34,10 @@ export class LlmAgent implements Agent {
     this.model = options.name;
   }
 
-  async run(input: AgentRunInput): Promise<AgentResult> {
+  async run(request: AgentRunInput): Promise<AgentResult> {
+    const brief = await briefSyncRequests(request);
+    if ('reply' in brief) return { reply: brief.reply };
+    const input = { ...request, instructions: brief.instructions };
     const guard = new PathGuard(input.policy);
     const workspace = new DocsWorkspace(input.files, guard);
     const session = new AgentSession({

@@ -1,0 +1,108 @@
+import { readPullRequestChange } from '../github/pull-request-change.js';
+import type { PullRequestRef } from '../github/pull-request-files.js';
+import { SettingsError, type RepositorySettings } from '../github/settings.js';
+import { formatSyncPrompt } from '../impact/index.js';
+import type { ProjectRow } from '../store/index.js';
+import { applySettings, projectForEvent } from './projects.js';
+import type { RepositoryClient } from './repository-clients.js';
+import type { ConfigReader } from './settings-cache.js';
+import type { BotDependencies } from './types.js';
+
+/** `/docs sync`: the command's whole instruction is the word, in any case. */
+export function isSyncInstruction(instruction: string): boolean {
+  return instruction.trim().toLowerCase() === 'sync';
+}
+
+/** The answer to `/docs sync` outside a pull request: there is no change to follow. */
+export function syncOutsidePullRequestReply(login: string, command: string): string {
+  return `@${login}, \`${command} sync\` brings the docs up to date with a code change, so it works in a pull request's conversation; nothing was started. In an issue, say what to change after \`${command}\`.`;
+}
+
+/**
+ * The prompt of a docs sync job for a pull request: its link, title, description and diff, read
+ * from GitHub as they are now (a comment's payload has no diff).
+ */
+export async function pullRequestSyncPrompt(
+  octokit: RepositoryClient,
+  pullRequest: PullRequestRef,
+): Promise<string> {
+  const change = await readPullRequestChange(octokit, pullRequest);
+  return formatSyncPrompt({
+    link: change.htmlUrl,
+    title: change.title,
+    body: change.body,
+    diff: change.diff,
+  });
+}
+
+/**
+ * The project whose docs a sync of this repository's code updates: the repository's own, or the
+ * project of the docs repository its settings name (`sync.docs_repository`), which the app must be
+ * installed on. A string is the reason there is none, for the thread.
+ */
+export async function syncDocsProject(
+  deps: BotDependencies,
+  project: ProjectRow,
+  settings: RepositorySettings,
+): Promise<ProjectRow | string> {
+  const repository = settings.sync.docsRepository;
+  if (!repository || repository.toLowerCase() === project.repository.toLowerCase()) return project;
+  const docs = await deps.store.projects.findOnGitHub(deps.host, repository);
+  if (docs && !docs.disabled_at) return docs;
+  return `docwright is not installed on ${repository}, the docs repository that \`sync.docs_repository\` in .github/docwright.yml names, so nothing was started. Install the app on it too.`;
+}
+
+/** The fields of a merged pull request a docs sync needs. */
+export interface MergedPullRequest {
+  repository: { owner: string; repo: string; fullName: string; defaultBranch: string };
+  installationId: number | null;
+  number: number;
+  headRef: string;
+}
+
+/**
+ * `sync.on_merge: true`: a merged code pull request gets the job `/docs sync` would start, with its
+ * status comment in the pull request's conversation. A docwright job's own pull request (its head is
+ * a job branch) is docs already and is left alone.
+ */
+export async function syncMergedPullRequest(
+  deps: BotDependencies,
+  context: ConfigReader & { octokit: RepositoryClient },
+  merged: MergedPullRequest,
+): Promise<void> {
+  const settings = await deps.settings.get(merged.repository.fullName, context);
+  if (settings instanceof SettingsError || !settings.sync.onMerge) return;
+  if (merged.headRef.startsWith(settings.branchPrefix)) return;
+  const project = await projectForEvent(deps, {
+    fullName: merged.repository.fullName,
+    defaultBranch: merged.repository.defaultBranch,
+    installationId: merged.installationId,
+  });
+  if (!project) return;
+  const current = await applySettings(deps, project, settings, merged.repository.defaultBranch);
+  const docs = await syncDocsProject(deps, current, settings);
+  const thread = { owner: merged.repository.owner, repo: merged.repository.repo, number: merged.number };
+  if (typeof docs === 'string') {
+    await context.octokit.rest.issues.createComment({
+      owner: thread.owner,
+      repo: thread.repo,
+      issue_number: thread.number,
+      body: docs,
+    });
+    return;
+  }
+  const prompt = await pullRequestSyncPrompt(context.octokit, thread);
+  const job = await deps.jobs.create(docs.id, prompt, { branchPrefix: settings.branchPrefix });
+  await deps.store.githubThreads.register({
+    jobId: job.id,
+    repository: merged.repository.fullName,
+    issueNumber: merged.number,
+    isPullRequest: true,
+    prNumber: null,
+  });
+  deps.logger.info(
+    { job: job.id, project: docs.id, pullRequest: `${merged.repository.fullName}#${merged.number}` },
+    'docs sync job created for a merged pull request',
+  );
+  await deps.watcher.refresh(job.id);
+}
