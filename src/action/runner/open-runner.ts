@@ -1,0 +1,146 @@
+import { createAgentResolver } from '../../agent/registry.js';
+import type { Logger } from '../../core/logger.js';
+import { GitHubForge, type GitHubClient } from '../../forge/github.js';
+import {
+  DEFAULT_COMMAND,
+  type AllowedBots,
+  type GitHubApi,
+  type PermissionLevel,
+  type Thread,
+} from '../../github/index.js';
+import type { GitHubHosts } from '../../github/hosts.js';
+import { readRepositoryStart } from '../../github/repository-start.js';
+import { SETTINGS_FILE, settingsFromText, settingsKeys, SettingsError } from '../../github/settings.js';
+import { languageModel, type ModelProviders } from '../../models/models.js';
+import type { ProjectRow } from '../../store/index.js';
+import { ActionError } from '../action-error.js';
+import type { Inputs } from '../inputs.js';
+import { RunnerJobs } from './runner-jobs.js';
+
+export interface RunnerOptions {
+  /** The workflow's token (or an App's), as createOctokit made it: REST and GraphQL. */
+  octokit: GitHubClient & GitHubApi;
+  hosts: GitHubHosts;
+  /** `owner/repo`: the repository the workflow belongs to. */
+  repository: string;
+  inputs: Inputs;
+  /** Model credentials from the environment the workflow sets from its secrets. */
+  providers: ModelProviders;
+  thread: Thread | null;
+  logger: Logger;
+  signal: AbortSignal;
+  onRetry: (sentence: string) => void;
+}
+
+/** The job service of the runner, and the inputs as the repository's settings file adjusts them. */
+export interface Runner {
+  jobs: RunnerJobs;
+  inputs: Inputs;
+}
+
+/**
+ * Everything a job needs in the runner, read in one GraphQL request: `.github/docwright.yml` (as the
+ * App reads it, with the owner's `.github` repository as fallback) and the default branch's head.
+ * The file's docs root, `writable:` globs, base branch, model and branch prefix apply as they do
+ * for the App; its command, permission and bots apply where the workflow leaves those inputs at
+ * their defaults, so a workflow that sets one means it.
+ */
+export async function openRunner(options: RunnerOptions): Promise<Runner> {
+  const { octokit, hosts, repository, inputs } = options;
+  const [owner = '', repo = ''] = repository.split('/');
+  if (!owner || !repo)
+    throw new ActionError(
+      `GITHUB_REPOSITORY is "${repository}", not owner/repo: run the Action in a workflow.`,
+    );
+  const start = await readRepositoryStart(octokit, { owner, repo }, `.github/${SETTINGS_FILE}`);
+  const settings = settingsFromText(start.settingsText);
+  if (settings instanceof SettingsError) throw new ActionError(`${settings.message}.`);
+  if (!start.defaultBranch)
+    throw new ActionError(
+      `${repository} has no commits yet: docwright needs a default branch to start from.`,
+    );
+  const keys = settingsKeys(start.settingsText);
+  const model = inputs.model || settings.model || 'builtin';
+  try {
+    languageModel(model, options.providers);
+  } catch (error) {
+    throw new ActionError(
+      `The model ${model} cannot be used: ${error instanceof Error ? error.message : String(error)}. Set the key in the step's \`env:\` from a secret.`,
+    );
+  }
+  const defaultBranch = start.defaultBranch.name;
+  const project: ProjectRow = {
+    id: repository,
+    repository,
+    base_ref: settings.baseBranch ?? defaultBranch,
+    docs_root: settings.docsRoot,
+    domain: null,
+    model,
+    created_at: new Date().toISOString(),
+    disabled_at: null,
+    allowed_origins: null,
+    forge: 'github',
+    host: new URL(hosts.webUrl).host,
+    installation_id: null,
+    writable: settings.writable.length === 0 ? null : settings.writable.join('\n'),
+  };
+  const forge = new GitHubForge({
+    octokitFor: () => Promise.resolve(octokit),
+    auth: 'token',
+    webUrl: hosts.webUrl,
+  });
+  // The default branch's head came with the settings: a new job starts from it without asking again.
+  forge.sawHead(repository, defaultBranch, start.defaultBranch.head);
+  const jobs = new RunnerJobs({
+    project,
+    defaultBranch,
+    branchPrefix: settings.branchPrefix,
+    run: {
+      forge,
+      agentFor: createAgentResolver(options.providers, { budgets: { maxWallTimeMs: inputs.timeoutMs } }),
+      logger: options.logger,
+      onRetry: ({ delayMs, error }) =>
+        options.onRetry(
+          `The run did not go through (${error instanceof Error ? error.message : String(error)}); trying again in ${Math.ceil(delayMs / 1000)} s.`,
+        ),
+    },
+    recover: {
+      octokit,
+      forge,
+      repository: { owner, repo },
+      fullName: repository,
+      webUrl: hosts.webUrl,
+      projectId: project.id,
+      repositoryUrl: forge.repositoryUrl(repository),
+      model,
+      now: () => new Date(),
+    },
+    thread: options.thread,
+    logger: options.logger,
+    signal: options.signal,
+  });
+  return {
+    jobs,
+    inputs: {
+      ...inputs,
+      command: chosen(inputs.command, DEFAULT_COMMAND, keys.has('command'), settings.command),
+      permission: chosen<PermissionLevel>(
+        inputs.permission,
+        'write',
+        keys.has('required_permission'),
+        settings.requiredPermission,
+      ),
+      allowedBots:
+        keys.has('allowed_bots') && noBots(inputs.allowedBots) ? settings.allowedBots : inputs.allowedBots,
+    },
+  };
+}
+
+/** The workflow's value when it differs from the input's default, else the file's when it sets one. */
+function chosen<T>(input: T, fallback: T, fileSets: boolean, fromFile: T): T {
+  return input === fallback && fileSets ? fromFile : input;
+}
+
+function noBots(bots: AllowedBots): boolean {
+  return !bots.all && bots.logins.size === 0;
+}
