@@ -1,7 +1,5 @@
-import { Writable } from 'node:stream';
 import * as core from '@actions/core';
 import { ApiError, DocwrightClient } from '../client/index.js';
-import { createLogger } from '../core/logger.js';
 import { redactConfiguredSecrets } from '../core/redact.js';
 import { createOctokit, type PolicyOctokit } from '../github/octokit.js';
 import type { ActionContext, ActionResult, Log } from './context.js';
@@ -12,7 +10,6 @@ import { parseInputs, parseRouteInputs, type Inputs } from './inputs.js';
 import { failureOf, nothingChanged, outputsOf, summaryMarkdown } from './outcome.js';
 import { routeEvent } from './route.js';
 import { runRoute } from './run-action.js';
-import { openRunner } from './runner/open-runner.js';
 
 const read = (name: string): string => core.getInput(name);
 
@@ -60,6 +57,8 @@ export async function run(): Promise<void> {
       context = contextOf(inputs, environment, octokit, serverClient(inputs), cancel.signal);
     } else {
       if (!octokit) throw new Error('inputs in the runner always hold a token');
+      // Server mode never loads the runner's parts.
+      const { openRunner } = await import(/* webpackMode: "eager" */ './runner/open-runner.js');
       const runner = await openRunner({
         octokit,
         hosts: environment.hosts,
@@ -68,7 +67,7 @@ export async function run(): Promise<void> {
         inputs,
         providers: environment.providers,
         thread: event.kind === 'comment' ? event.thread : null,
-        logger: runnerLogger(),
+        debug: (line) => core.debug(line),
         signal: cancel.signal,
         onRetry: (sentence) => log.info(sentence),
       });
@@ -133,17 +132,6 @@ function contextOf(
     log,
     signal,
   };
-}
-
-/** The engine's log lines go to the step's debug log (shown with ACTIONS_STEP_DEBUG); the step's own lines say what happened. */
-function runnerLogger() {
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      core.debug(chunk.toString('utf8').trimEnd());
-      done();
-    },
-  });
-  return createLogger({ level: 'debug', format: 'json', destination });
 }
 
 /** Polling in the runner wakes when the run ends instead of at the next interval. */

@@ -1,6 +1,4 @@
-import { createAgentResolver } from '../../agent/registry.js';
-import type { Logger } from '../../core/logger.js';
-import { GitHubForge, type GitHubClient } from '../../forge/github.js';
+import type { GitHubClient } from '../../github/types.js';
 import {
   DEFAULT_COMMAND,
   type AllowedBots,
@@ -11,11 +9,11 @@ import {
 import type { GitHubHosts } from '../../github/hosts.js';
 import { readRepositoryStart } from '../../github/repository-start.js';
 import { SETTINGS_FILE, settingsFromText, settingsKeys, SettingsError } from '../../github/settings.js';
-import { languageModel, type ModelProviders } from '../../models/models.js';
+import type { ModelProviders } from '../../models/models.js';
 import type { ProjectRow } from '../../store/index.js';
 import { ActionError } from '../action-error.js';
 import type { Inputs } from '../inputs.js';
-import { RunnerJobs } from './runner-jobs.js';
+import type { RunnerJobs } from './runner-jobs.js';
 
 export interface RunnerOptions {
   /** The workflow's token (or an App's), as createOctokit made it: REST and GraphQL. */
@@ -27,7 +25,8 @@ export interface RunnerOptions {
   /** Model credentials from the environment the workflow sets from its secrets. */
   providers: ModelProviders;
   thread: Thread | null;
-  logger: Logger;
+  /** Where the engine's log lines go, one JSON line at a time (the step's debug log). */
+  debug: (line: string) => void;
   signal: AbortSignal;
   onRetry: (sentence: string) => void;
 }
@@ -61,13 +60,6 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
     );
   const keys = settingsKeys(start.settingsText);
   const model = inputs.model || settings.model || 'builtin';
-  try {
-    languageModel(model, options.providers);
-  } catch (error) {
-    throw new ActionError(
-      `The model ${model} cannot be used: ${error instanceof Error ? error.message : String(error)}. Set the key in the step's \`env:\` from a secret.`,
-    );
-  }
   const defaultBranch = start.defaultBranch.name;
   const project: ProjectRow = {
     id: repository,
@@ -84,40 +76,17 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
     installation_id: null,
     writable: settings.writable.length === 0 ? null : settings.writable.join('\n'),
   };
-  const forge = new GitHubForge({
-    octokitFor: () => Promise.resolve(octokit),
-    auth: 'token',
-    webUrl: hosts.webUrl,
-  });
-  // The default branch's head came with the settings: a new job starts from it without asking again.
-  forge.sawHead(repository, defaultBranch, start.defaultBranch.head);
-  const jobs = new RunnerJobs({
+  // The engine, the agents and the model SDKs are most of the bundle: loaded only once GitHub has
+  // answered the first question (so a step that stops there never pays for them), never in server mode.
+  const { createRunnerJobs } = await import(/* webpackMode: "eager" */ './runner-parts.js');
+  const jobs = createRunnerJobs({
+    ...options,
     project,
+    owner,
+    repo,
     defaultBranch,
+    defaultHead: start.defaultBranch.head,
     branchPrefix: settings.branchPrefix,
-    run: {
-      forge,
-      agentFor: createAgentResolver(options.providers, { budgets: { maxWallTimeMs: inputs.timeoutMs } }),
-      logger: options.logger,
-      onRetry: ({ delayMs, error }) =>
-        options.onRetry(
-          `The run did not go through (${error instanceof Error ? error.message : String(error)}); trying again in ${Math.ceil(delayMs / 1000)} s.`,
-        ),
-    },
-    recover: {
-      octokit,
-      forge,
-      repository: { owner, repo },
-      fullName: repository,
-      webUrl: hosts.webUrl,
-      projectId: project.id,
-      repositoryUrl: forge.repositoryUrl(repository),
-      model,
-      now: () => new Date(),
-    },
-    thread: options.thread,
-    logger: options.logger,
-    signal: options.signal,
   });
   return {
     jobs,
