@@ -65,7 +65,6 @@ async function runAction(
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_REPOSITORY: REPOSITORY,
     GITHUB_API_URL: `${standIn.webUrl}/api/v3`,
-    GITHUB_GRAPHQL_URL: `${standIn.webUrl}/api/graphql`,
     GITHUB_SERVER_URL: standIn.webUrl,
     GITHUB_RUN_ID: '42',
     GITHUB_OUTPUT: outputPath,
@@ -282,5 +281,30 @@ describe('the bundled Action with no server', () => {
     expect(statusComments(12)[0]!.body).toContain(
       'GitHub Actions is not permitted to create or approve pull requests',
     );
+  }, 120_000);
+
+  it('takes the prompt input on workflow_dispatch, and job-id for a follow-up on the same branch', async () => {
+    const dispatch = { eventName: 'workflow_dispatch' };
+    const first = await runAction(
+      { inputs: {} },
+      { prompt: 'replace "an empty account" with "a brand-new account"' },
+      dispatch,
+    );
+    expect(first.code, first.stdout).toBe(0);
+    expect(first.outputs).toMatchObject({ created: 'true', changed: 'true', 'comment-id': '' });
+    const jobId = first.outputs['job-id']!;
+    const followUp = await runAction(
+      { inputs: {} },
+      { prompt: 'replace "a running web service" with "a live web service"', 'job-id': jobId },
+      dispatch,
+    );
+    expect(followUp.code, followUp.stdout).toBe(0);
+    expect(followUp.outputs).toMatchObject({ 'job-id': jobId, created: 'false', changed: 'true' });
+    expect(followUp.outputs['pr-link']).toBe(first.outputs['pr-link']);
+    expect(bare.git(['rev-list', '--count', `main..docwright/job-${jobId}`])).toBe('2');
+    expect(github.pulls).toHaveLength(1);
+    // No thread, so no comment: the outputs and the summary carry the result.
+    expect(github.comments).toHaveLength(0);
+    expect(followUp.summary).toContain('(run in this workflow)');
   }, 120_000);
 });
