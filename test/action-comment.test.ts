@@ -131,6 +131,7 @@ describe('a /docs comment', () => {
       status: 'completed',
       'pr-link': prLink,
       created: 'true',
+      changed: '',
       'comment-id': '77',
     });
     if (result.kind !== 'job') throw new Error('expected a job');
@@ -216,6 +217,7 @@ describe('a /docs comment', () => {
       'job-id': 'job23',
       status: 'active',
       created: 'true',
+      changed: '',
       'comment-id': '71',
     });
   });

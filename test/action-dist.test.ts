@@ -73,6 +73,15 @@ describe('dist/', () => {
   }, 120_000);
 });
 
+describe('the bundle', () => {
+  it('stays under 4 MiB in all and carries no native module, so it loads on node24 from dist/ alone', async () => {
+    const files = await fs.readdir('dist');
+    const sizes = await Promise.all(files.map(async (file) => (await fs.stat(path.join('dist', file))).size));
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThan(4 * 2 ** 20);
+    expect(files.filter((file) => file.endsWith('.node'))).toEqual([]);
+  });
+});
+
 describe('action.yml', () => {
   it('runs dist/index.js on node24', async () => {
     const text = await fs.readFile('action.yml', 'utf8');

@@ -35,6 +35,7 @@ describe('parseInputs', () => {
   it('reads INPUT_* variables and applies the defaults of action.yml', () => {
     setInputs(required);
     expect(parseInputs(read)).toEqual({
+      mode: 'server',
       apiKey: 'svc_secret',
       projectId: 'docs',
       baseUrl: 'https://docwright.example.com',
@@ -48,6 +49,7 @@ describe('parseInputs', () => {
       comment: true,
       permission: 'write',
       allowedBots: { all: false, logins: new Set() },
+      model: '',
     });
   });
 
@@ -56,12 +58,16 @@ describe('parseInputs', () => {
     expect(Object.keys(defaults).sort()).toEqual(
       [
         'allowed-bots',
+        'api-key',
+        'base-url',
         'command',
         'comment',
         'github-token',
         'job-id',
+        'model',
         'permission',
         'poll-interval-seconds',
+        'project-id',
         'prompt',
         'timeout-minutes',
         'wait',
@@ -69,7 +75,7 @@ describe('parseInputs', () => {
     );
     // The runner substitutes `${{ github.token }}`; every other default is a plain value.
     expect(defaults['github-token']).toBe('${{ github.token }}');
-    setInputs({ ...required, ...defaults, 'github-token': '' });
+    setInputs({ ...defaults, ...required, 'github-token': '' });
     const fromRunner = parseInputs(read);
     vi.unstubAllEnvs();
     setInputs(required);
@@ -132,5 +138,37 @@ describe('parseInputs', () => {
     ])
       expect(message).toContain(part);
     expect(message).not.toContain('svc_secret');
+  });
+
+  it('runs the job in the runner when no server is named, and says which inputs that mode refuses', () => {
+    setInputs({ 'github-token': 'ghs_token', model: 'anthropic:claude-sonnet-4-5' });
+    expect(parseInputs(read)).toMatchObject({ mode: 'runner', apiKey: '', projectId: '', baseUrl: '' });
+    expect(parseInputs(read).model).toBe('anthropic:claude-sonnet-4-5');
+
+    const problems = (values: Record<string, string>) => {
+      vi.unstubAllEnvs();
+      setInputs(values);
+      try {
+        parseInputs(read);
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(problems({ 'api-key': 'svc_secret', 'github-token': 'ghs_token' })).toBe(
+      'Invalid inputs: `api-key` is set but `base-url` is not: give all three to use a docwright server, or none to run the job in the runner.',
+    );
+    expect(problems({ wait: 'false', 'github-token': 'ghs_token' })).toBe(
+      'Invalid inputs: `wait: false` needs a server (`base-url`): in the runner the job runs inside the step.',
+    );
+    expect(problems({})).toBe(
+      'Invalid inputs: `github-token` is empty: in the runner the job reads and writes the repository with it.',
+    );
+    expect(problems({ model: 'gpt-5', 'github-token': 'ghs_token' })).toBe(
+      'Invalid inputs: `model` must be builtin, openai:<model> or anthropic:<model>, not "gpt-5".',
+    );
+    expect(problems({ ...required, model: 'openai:gpt-5-mini' })).toBe(
+      "Invalid inputs: `model` applies to jobs run in the runner; a server job uses its project's model.",
+    );
   });
 });

@@ -94,6 +94,7 @@ describe('run()', () => {
       status: 'completed',
       'pr-link': 'https://github.com/Codertocat/Hello-World/pull/3',
       created: 'true',
+      changed: '',
       'comment-id': '',
     });
     expect(result.summary).toContain('| Job | `job23` in project `docs` |');
@@ -119,9 +120,10 @@ describe('run()', () => {
     );
     expect(noPrompt.outputs).toEqual({});
 
+    // No `base-url` but a key and a project: a server was meant, so the inputs are wrong, not the mode.
     const wrong = await runWith(dispatch, { prompt: 'x', wait: 'maybe', 'base-url': '' });
     expect(wrong.stdout).toContain(
-      '::error::Invalid inputs: `base-url` is required; `wait` must be true or false',
+      '::error::Invalid inputs: `api-key` and `project-id` are set but `base-url` is not: give all three to use a docwright server, or none to run the job in the runner; `wait` must be true or false',
     );
   });
 

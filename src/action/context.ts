@@ -22,6 +22,11 @@ export interface ActionContext {
   serverUrl: string;
   log: Log;
   signal?: AbortSignal;
+  /**
+   * True when the job runs inside this step (no server): a step that stops waiting stops the job
+   * too, and the status comment says so instead of "still running on the server".
+   */
+  stopsWithStep?: boolean;
   /** Clock and sleep for polling; tests replace them. */
   poll?: Pick<PollOptions, 'now' | 'sleep'>;
 }

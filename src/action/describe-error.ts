@@ -1,5 +1,6 @@
 import { ApiError, ApiTimeoutError, ApiUnreachableError } from '../client/index.js';
 import { classifyRequestError, type ClassifiedRequestError } from '../github/request-error.js';
+import { DocwrightError } from '../core/errors.js';
 import { ActionError } from './action-error.js';
 
 /** What the sentences may name: never the key itself. */
@@ -24,6 +25,8 @@ export function describeError(error: unknown, context: ErrorContext): string {
   if (github) return describeGitHubError(github, error);
   if (error instanceof ApiUnreachableError)
     return `${error.message}. Check \`base-url\` and that the server is reachable from the runner.`;
+  // Ours are written for people (a job run in the runner refuses a branch, say).
+  if (DocwrightError.isInstance(error)) return error.message.replace(/([^.])$/, '$1.');
   return `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
 }
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { runnerHosts, type GitHubHosts } from '../github/hosts.js';
+import type { ModelProviders } from '../models/models.js';
 import { ActionError } from './action-error.js';
 
 /** What the runner tells the Action about the run (GitHub's default environment variables). */
@@ -8,8 +9,15 @@ export interface RunnerEnvironment {
   eventPath: string | null;
   /** GITHUB_API_URL and GITHUB_SERVER_URL: github.com, or the Enterprise Server the runner belongs to. */
   hosts: GitHubHosts;
+  /** `owner/repo`, the repository the workflow belongs to (GITHUB_REPOSITORY). */
+  repository: string;
   /** Link to this workflow run, for the status comment's footer. */
   runUrl: string | undefined;
+  /**
+   * Model credentials for jobs run in the runner, from the step's `env:` (set from secrets): an
+   * input's value can be echoed in the log, an environment variable of a secret is masked.
+   */
+  providers: ModelProviders;
 }
 
 /** Reads the runner's variables from `env` (passed in: main.ts is the only reader of process.env). */
@@ -21,7 +29,12 @@ export function readRunnerEnvironment(env: Record<string, string | undefined>): 
     eventName: env.GITHUB_EVENT_NAME ?? '',
     eventPath: env.GITHUB_EVENT_PATH || null,
     hosts,
+    repository: repository ?? '',
     runUrl: repository && runId ? `${hosts.webUrl}/${repository}/actions/runs/${runId}` : undefined,
+    providers: {
+      openai: { apiKey: env.OPENAI_API_KEY || undefined, baseUrl: env.OPENAI_BASE_URL || undefined },
+      anthropic: { apiKey: env.ANTHROPIC_API_KEY || undefined },
+    },
   };
 }
 

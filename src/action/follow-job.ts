@@ -71,6 +71,14 @@ export async function followJob(
 }
 
 async function endView(context: ActionContext, job: Job, end: PollEnd): Promise<StatusView> {
+  if (context.stopsWithStep && end === 'timed-out')
+    return {
+      state: 'failed',
+      jobId: job.id,
+      reason: `The job did not finish within the step's ${context.inputs.timeoutMs / 60_000} minutes (\`timeout-minutes\`), so it was stopped and nothing more was committed.`,
+    };
+  if (context.stopsWithStep && end === 'cancelled')
+    return { state: 'failed', jobId: job.id, reason: 'The workflow run was cancelled, so the job stopped.' };
   if (end === 'timed-out')
     return { state: 'timed-out', jobId: job.id, minutes: context.inputs.timeoutMs / 60_000 };
   if (end === 'cancelled')

@@ -10,6 +10,11 @@ import { ActionError } from './action-error.js';
 
 /** The Action's inputs (action.yml), validated and typed; built once in main.ts. */
 export interface Inputs {
+  /**
+   * `server`: jobs run on the docwright server at `baseUrl`; `runner`: no server is named, and the
+   * Action runs the job itself, in the runner, on the workflow's repository.
+   */
+  mode: 'server' | 'runner';
   apiKey: string;
   projectId: string;
   baseUrl: string;
@@ -25,6 +30,8 @@ export interface Inputs {
   comment: boolean;
   permission: PermissionLevel;
   allowedBots: AllowedBots;
+  /** The model of jobs run in the runner (`builtin`, `openai:…`, `anthropic:…`); empty: the settings file's, else builtin. */
+  model: string;
 }
 
 /** The inputs that decide whether an event is for the Action at all (route.ts). */
@@ -50,15 +57,24 @@ export function parseRouteInputs(read: ReadInput): RouteInputs {
  */
 export function parseInputs(read: ReadInput): Inputs {
   const problems: string[] = [];
+  const mode = read('base-url') === '' ? 'runner' : 'server';
   const required = (name: string): string => {
     const value = read(name);
-    if (value === '') problems.push(`\`${name}\` is required`);
+    if (value === '' && mode === 'server') problems.push(`\`${name}\` is required with \`base-url\``);
     return value;
   };
+  if (mode === 'runner') {
+    const given = ['api-key', 'project-id'].filter((name) => read(name) !== '');
+    if (given.length > 0)
+      problems.push(
+        `${given.map((name) => `\`${name}\``).join(' and ')} ${given.length > 1 ? 'are' : 'is'} set but \`base-url\` is not: give all three to use a docwright server, or none to run the job in the runner`,
+      );
+  }
   const inputs: Inputs = {
+    mode,
     apiKey: required('api-key'),
     projectId: required('project-id'),
-    baseUrl: baseUrl(required('base-url'), problems),
+    baseUrl: baseUrl(read('base-url'), problems),
     ...routeInputs(read, problems),
     wait: boolean(read, 'wait', true, problems),
     timeoutMs: number(read, 'timeout-minutes', { fallback: 30, minimum: 0, unit: 60_000 }, problems),
@@ -66,9 +82,23 @@ export function parseInputs(read: ReadInput): Inputs {
     githubToken: read('github-token'),
     comment: boolean(read, 'comment', true, problems),
     permission: permission(read('permission') || 'write', problems),
+    model: model(read('model'), mode, problems),
   };
+  if (mode === 'runner' && !inputs.wait)
+    problems.push('`wait: false` needs a server (`base-url`): in the runner the job runs inside the step');
+  if (mode === 'runner' && !inputs.githubToken)
+    problems.push('`github-token` is empty: in the runner the job reads and writes the repository with it');
   if (problems.length > 0) throw new ActionError(`Invalid inputs: ${problems.join('; ')}.`);
   return inputs;
+}
+
+function model(value: string, mode: Inputs['mode'], problems: string[]): string {
+  if (value === '') return value;
+  if (mode === 'server')
+    problems.push("`model` applies to jobs run in the runner; a server job uses its project's model");
+  else if (!/^(builtin|openai:.+|anthropic:.+)$/.test(value))
+    problems.push(`\`model\` must be builtin, openai:<model> or anthropic:<model>, not "${value}"`);
+  return value;
 }
 
 function routeInputs(read: ReadInput, problems: string[]): RouteInputs {

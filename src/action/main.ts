@@ -1,12 +1,13 @@
 import * as core from '@actions/core';
 import { ApiError, DocwrightClient } from '../client/index.js';
-import { createOctokit } from '../github/octokit.js';
+import { redactConfiguredSecrets } from '../core/redact.js';
+import { createOctokit, type PolicyOctokit } from '../github/octokit.js';
 import type { ActionContext, ActionResult, Log } from './context.js';
 import { describeError } from './describe-error.js';
 import { readEventPayload, readRunnerEnvironment, type RunnerEnvironment } from './environment.js';
-import { parseEvent } from './event.js';
+import { parseEvent, type ActionEvent } from './event.js';
 import { parseInputs, parseRouteInputs, type Inputs } from './inputs.js';
-import { failureOf, outputsOf, summaryMarkdown } from './outcome.js';
+import { failureOf, nothingChanged, outputsOf, summaryMarkdown } from './outcome.js';
 import { routeEvent } from './route.js';
 import { runRoute } from './run-action.js';
 
@@ -20,43 +21,82 @@ const log: Log = {
 
 /**
  * The Action's entry: the only place that reads inputs and the runner's environment.
- * It builds the typed inputs, the API client and the GitHub client, runs the event, and turns the
- * result into outputs, a job summary and, when the job did not succeed, one failing sentence.
+ * It builds the typed inputs, the API client (or, with no server named, the job service of the
+ * runner) and the GitHub client, runs the event, and turns the result into outputs, a job summary
+ * and, when the job did not succeed, one failing sentence.
  */
 export async function run(): Promise<void> {
-  const apiKey = core.getInput('api-key');
-  if (apiKey) core.setSecret(apiKey); // before anything could print it
+  // eslint-disable-next-line no-restricted-properties -- the Action's edge, like cli.ts for the CLI
+  const environment = readRunnerEnvironment(process.env);
+  // Before anything could print them: the key, the token and the model credentials.
+  const secrets = [
+    core.getInput('api-key'),
+    core.getInput('github-token'),
+    environment.providers.openai.apiKey,
+    environment.providers.anthropic.apiKey,
+  ];
+  for (const secret of secrets) if (secret) core.setSecret(secret);
+  redactConfiguredSecrets(secrets);
   const cancel = new AbortController();
   const abort = () => cancel.abort();
   // The runner sends SIGINT, then SIGTERM, when the run is cancelled: finish the comment, then exit.
   process.once('SIGINT', abort).once('SIGTERM', abort);
   let inputs: Inputs | null = null;
   try {
-    // eslint-disable-next-line no-restricted-properties -- the Action's edge, like cli.ts for the CLI
-    const environment = readRunnerEnvironment(process.env);
     const event = parseEvent(environment.eventName, await readEventPayload(environment.eventPath));
-    // Routing first: a comment that is not a command ends here, whatever the other inputs hold.
-    const route = routeEvent(event, parseRouteInputs(read));
-    if (route.kind === 'ignore') return log.info(route.reason);
+    const routeInputs = parseRouteInputs(read);
+    // A comment that is not a command ends here, whatever the other inputs hold. In the runner,
+    // any slash command is looked at once more with the repository's settings (its own command).
+    const cheap = routeEvent(event, routeInputs);
+    const mayBeOurs = cheap.kind !== 'ignore' || (read('base-url') === '' && startsWithSlash(event));
+    if (!mayBeOurs) return log.info(cheap.reason);
     inputs = parseInputs(read);
-    const result = await runRoute(contextOf(inputs, environment, cancel.signal), route);
+    const octokit = githubClient(inputs, environment);
+    let context: ActionContext;
+    if (inputs.mode === 'server') {
+      context = contextOf(inputs, environment, octokit, serverClient(inputs), cancel.signal);
+    } else {
+      if (!octokit) throw new Error('inputs in the runner always hold a token');
+      // Server mode never loads the runner's parts.
+      const { openRunner } = await import(/* webpackMode: "eager" */ './runner/open-runner.js');
+      const runner = await openRunner({
+        octokit,
+        hosts: environment.hosts,
+        repository:
+          event.kind === 'comment' ? `${event.thread.owner}/${event.thread.repo}` : environment.repository,
+        inputs,
+        providers: environment.providers,
+        thread: event.kind === 'comment' ? event.thread : null,
+        debug: (line) => core.debug(line),
+        signal: cancel.signal,
+        onRetry: (sentence) => log.info(sentence),
+      });
+      inputs = runner.inputs;
+      context = {
+        ...contextOf(inputs, environment, octokit, runner.jobs, cancel.signal),
+        stopsWithStep: true,
+        poll: { sleep: (ms, signal) => settledOrSlept(runner.jobs.settled(), ms, signal) },
+      };
+    }
+    const route = routeEvent(event, inputs);
+    if (route.kind === 'ignore') return log.info(route.reason);
+    const result = await runRoute(context, route);
     await report(result, inputs);
   } catch (error) {
     core.setFailed(describeError(error, inputs ?? { baseUrl: 'base-url', projectId: 'project-id' }));
   } finally {
+    // A job still running in the runner when the step ends (timed out) stops, committing nothing more.
+    cancel.abort();
     process.off('SIGINT', abort).off('SIGTERM', abort);
   }
 }
 
-function contextOf(inputs: Inputs, environment: RunnerEnvironment, signal: AbortSignal): ActionContext {
-  const client = new DocwrightClient({
-    baseUrl: inputs.baseUrl,
-    apiKey: inputs.apiKey,
-    userAgent: 'docwright-action',
-    onRetry: ({ error, delayMs }) =>
-      log.info(`${retryReason(error)}; retrying in ${Math.ceil(delayMs / 1000)} s.`),
-  });
-  const octokit = inputs.githubToken
+function startsWithSlash(event: ActionEvent): boolean {
+  return event.kind === 'comment' && event.comment.body.trimStart().startsWith('/');
+}
+
+function githubClient(inputs: Inputs, environment: RunnerEnvironment): PolicyOctokit | null {
+  return inputs.githubToken
     ? createOctokit({
         auth: inputs.githubToken,
         baseUrl: environment.hosts.apiUrl,
@@ -64,6 +104,25 @@ function contextOf(inputs: Inputs, environment: RunnerEnvironment, signal: Abort
         log: { warn: (message) => log.warning(message), debug: () => {} },
       })
     : null;
+}
+
+function serverClient(inputs: Inputs): DocwrightClient {
+  return new DocwrightClient({
+    baseUrl: inputs.baseUrl,
+    apiKey: inputs.apiKey,
+    userAgent: 'docwright-action',
+    onRetry: ({ error, delayMs }) =>
+      log.info(`${retryReason(error)}; retrying in ${Math.ceil(delayMs / 1000)} s.`),
+  });
+}
+
+function contextOf(
+  inputs: Inputs,
+  environment: RunnerEnvironment,
+  octokit: PolicyOctokit | null,
+  client: ActionContext['client'],
+  signal: AbortSignal,
+): ActionContext {
   return {
     inputs,
     client,
@@ -75,9 +134,22 @@ function contextOf(inputs: Inputs, environment: RunnerEnvironment, signal: Abort
   };
 }
 
+/** Polling in the runner wakes when the run ends instead of at the next interval. */
+async function settledOrSlept(settled: Promise<void>, ms: number, signal?: AbortSignal): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const slept = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await Promise.race([settled, slept]);
+  clearTimeout(timer);
+}
+
 async function report(result: ActionResult, inputs: Inputs): Promise<void> {
   for (const [name, value] of Object.entries(outputsOf(result))) core.setOutput(name, value);
   if (result.kind === 'ignored') return;
+  const unchanged = nothingChanged(result.run);
+  if (unchanged) log.warning(unchanged);
   try {
     await core.summary.addRaw(summaryMarkdown(result.run, inputs)).write();
   } catch (error) {

@@ -1,6 +1,9 @@
-import { parse as parseYaml } from 'yaml';
-import { DEFAULT_COMMAND } from '../github/index.js';
-import { parseSettings, SETTINGS_FILE, SettingsError, type RepositorySettings } from '../github/settings.js';
+import {
+  SETTINGS_FILE,
+  settingsFromText,
+  type RepositorySettings,
+  type SettingsError,
+} from '../github/settings.js';
 
 /** Reads `.github/<file>`'s text: the repository's, else the owner's `.github` repository's; null when absent. */
 export interface ConfigReader {
@@ -54,19 +57,5 @@ export class SettingsCache {
 }
 
 async function read(reader: ConfigReader): Promise<RepositorySettings | SettingsError> {
-  const text = await reader.settingsText(SETTINGS_FILE);
-  let raw: unknown = null;
-  if (text !== null) {
-    try {
-      raw = parseYaml(text) as unknown;
-    } catch {
-      return new SettingsError(`.github/${SETTINGS_FILE} could not be parsed as YAML`, DEFAULT_COMMAND);
-    }
-  }
-  try {
-    return parseSettings(raw);
-  } catch (error) {
-    if (error instanceof SettingsError) return error;
-    throw error;
-  }
+  return settingsFromText(await reader.settingsText(SETTINGS_FILE));
 }

@@ -5,13 +5,29 @@ const require = createRequire(import.meta.url);
 const nodeMajor = Number(process.versions.node.split('.')[0]);
 
 /**
- * better-sqlite3, in the major that works on the running Node. Version 12 wraps its objects in
+ * better-sqlite3, loaded on first use: a program that never opens a database (the Action's bundle,
+ * which carries no native module) must not fail for lack of it at start.
+ *
+ * Which major loads: the one that works on the running Node. Version 12 wraps its objects in
  * Node's raw ObjectWrap, whose destructor aborts the process on Node 24.19 and later when a garbage
  * collection finalises a statement outside a JavaScript context (WiseLibs/better-sqlite3#1515);
  * version 13 moved to Node-API 10, which Node 20 does not have. So Node 22 and later load 13 and
  * Node 20 loads 12, installed as the optional `better-sqlite3-node20` alias.
  */
-export const SQLite: typeof BetterSqlite3 = loadSqlite();
+export const SQLite: typeof BetterSqlite3 = new Proxy(
+  function unloaded() {} as unknown as typeof BetterSqlite3,
+  {
+    construct: (_target, args: unknown[]) => Reflect.construct(loadedSqlite(), args) as object,
+    get: (_target, property) => Reflect.get(loadedSqlite(), property) as unknown,
+  },
+);
+
+let loaded: typeof BetterSqlite3 | undefined;
+
+function loadedSqlite(): typeof BetterSqlite3 {
+  loaded ??= loadSqlite();
+  return loaded;
+}
 
 export type SqliteDatabase = BetterSqlite3.Database;
 

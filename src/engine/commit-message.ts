@@ -3,7 +3,7 @@
  * run idempotent: if the branch head already has it, the edit landed before a crash and is not
  * made again. The body keeps the agent's reply, so the resumed run can still report it.
  */
-const JOB_TRAILER = 'Docwright-Job';
+export const JOB_TRAILER = 'Docwright-Job';
 export const RUN_TRAILER = 'Docwright-Run';
 
 export function formatCommitMessage(input: {

@@ -6,13 +6,8 @@ import { Overlay } from '../forge/overlay.js';
 import type { CommitInfo, FileChange, Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../core/logger.js';
 import { redactSecrets } from '../core/redact.js';
-import {
-  projectWritable,
-  type ClaimedJob,
-  type JobRow,
-  type ProjectRow,
-  type RunOutcome,
-} from '../store/index.js';
+import type { ClaimedJob, JobRow, ProjectRow, RunOutcome } from '../store/index.js';
+import { projectWritable } from '../store/project-writable.js';
 import { InvalidDocsRootError, parseDocsRoot, WritePolicy } from '../write-policy/index.js';
 import { blockingFailure, runReply } from './run-findings.js';
 import { formatCommitMessage, oneLine, parseCommitMessage, RUN_TRAILER } from './commit-message.js';

@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
-import { DocwrightError, isRetryable, UNKNOWN_ERROR_ATTEMPTS, UnrecoverableError } from '../core/errors.js';
+import { DocwrightError, UnrecoverableError } from '../core/errors.js';
 import { randomString } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
-import { redactSecrets } from '../core/redact.js';
 import type { ClaimedJob, Store } from '../store/index.js';
 import { runJob, type RunDependencies } from './run-job.js';
+import { DEFAULT_MAX_ATTEMPTS, failureSentence, mayRetry, retryDelayMs } from './run-retries.js';
 
 export interface WorkerOptions extends Omit<RunDependencies, 'runFiles'> {
   store: Store;
@@ -137,7 +137,7 @@ export class Worker {
     );
     const logger = this.logger.child({ job: job.id });
     try {
-      const maxAttempts = this.options.maxAttempts ?? 5;
+      const maxAttempts = this.options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
       if (job.attempts > maxAttempts) {
         throw new UnrecoverableError(
           `The job was interrupted ${maxAttempts} times in a row; giving up on this request`,
@@ -191,9 +191,8 @@ export class Worker {
         // Lost lease: another worker owns the job now. Shutdown: hand it back uncounted.
         if (this.stopping) await store.release(job.id, this.id);
         logger.warn({ reason: String(signal.reason) }, 'run interrupted');
-      } else if (this.shouldRetry(error, job.attempts)) {
-        const baseMs = this.options.backoffBaseMs ?? 1000;
-        const delayMs = Math.min(60_000, baseMs * 2 ** (job.attempts - 1));
+      } else if (mayRetry(error, job.attempts, this.options.maxAttempts)) {
+        const delayMs = retryDelayMs(job.attempts, this.options.backoffBaseMs);
         logger.warn({ err: error, retryInMs: delayMs }, 'run hit a transient error; retrying');
         this.options.onRetry?.(report());
         await store.releaseForRetry(job.id, this.id, delayMs);
@@ -215,20 +214,6 @@ export class Worker {
         logger,
       );
     }
-  }
-
-  /**
-   * Only errors that say they may heal are retried, and only while attempts remain. An error that
-   * is not ours (a library's, a bug's) gets fewer attempts: it may be a dropped connection, but it
-   * may as well be a TypeError that fails the same way every time.
-   */
-  private shouldRetry(error: unknown, attempts: number): boolean {
-    if (!isRetryable(error)) return false;
-    const maxAttempts = this.options.maxAttempts ?? 5;
-    const limit = DocwrightError.isInstance(error)
-      ? maxAttempts
-      : Math.min(maxAttempts, UNKNOWN_ERROR_ATTEMPTS);
-    return attempts < limit;
   }
 
   private wakeAfter(delayMs: number): void {
@@ -271,13 +256,6 @@ export class Worker {
       this.logFault(error, 'heartbeat failed', this.logger.child({ job: jobId }));
     }
   }
-}
-
-/** The sentence a failed job shows: ours are written for people; others keep their message, redacted. */
-function failureSentence(error: unknown): string {
-  if (DocwrightError.isInstance(error)) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
-  return redactSecrets(message) || 'the run stopped on an unexpected error';
 }
 
 /** Why a run was stopped when its job was archived. */

@@ -42,7 +42,9 @@ function sentenceFor(
         ? `GitHub rejected the GitHub App's credentials for ${repository}: check its app id and private key`
         : `GitHub rejected the token for ${repository}: it is invalid, expired or revoked`,
     'rate-limited': () => `GitHub's API rate limit for ${repository} is exhausted: ${said}`,
-    forbidden: () => `${who} ${denied(access, repository, auth)}`,
+    // GitHub's own words matter here: a workflow token with every permission is still refused
+    // pull requests while the repository does not allow GitHub Actions to open them, and says so.
+    forbidden: () => `${who} ${denied(access, repository, auth)}${said ? ` (GitHub said: ${said})` : ''}`,
     'not-found': () =>
       access === 'read'
         ? `${who} cannot read ${repository}: ${auth === 'app' ? 'it may not be installed on it' : 'it has no access to it'}, or the repository or commit does not exist`

@@ -52,3 +52,48 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   sections.push(`<sub>docwright job \`${input.jobId}\`</sub>\n${jobMarker(input.jobId)}`);
   return sections.join('\n\n');
 }
+
+/** What a description written by `renderPullRequestBody` tells of the job's conversation. */
+export interface PullRequestConversation {
+  /** The requests quoted under **Requested:**, oldest first (a long one shortened as it was shown). */
+  requests: string[];
+  /** The threads linked as "Asked in". */
+  threads: RequestThread[];
+}
+
+/**
+ * Reads back what `renderPullRequestBody` wrote: where nothing is kept between runs (the Action in a
+ * runner), the description is the job's memory of what was asked and where. Text in any other
+ * shape gives nothing rather than a guess.
+ */
+export function readPullRequestBody(body: string, webUrl: string): PullRequestConversation {
+  const requests: string[] = [];
+  const section = /\*\*Requested:\*\*\n\n((?:>.*(?:\n|$))+)/.exec(body)?.[1];
+  if (section) {
+    const text = section
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => line.replace(/^> ?/, ''))
+      .join('\n');
+    // Several requests are numbered and parted by an empty quoted line; one is quoted as it is.
+    if (text.startsWith('1. ') && text.includes('\n\n2. ')) {
+      let rest = text.slice(3);
+      for (let next = 2; ; next += 1) {
+        const cut = rest.indexOf(`\n\n${next}. `);
+        if (cut === -1) break;
+        requests.push(rest.slice(0, cut));
+        rest = rest.slice(cut + `\n\n${next}. `.length);
+      }
+      requests.push(rest);
+    } else requests.push(text);
+  }
+  const root = webUrl.replace(/\/+$/, '');
+  const threads: RequestThread[] = [];
+  const asked = /^Asked in (.+)\.$/m.exec(body)?.[1] ?? '';
+  for (const match of asked.matchAll(/\[([^\]#]+)#(\d+)\]\(([^)]+)\)/g)) {
+    const [, repository = '', number = '', url = ''] = match;
+    if (!url.startsWith(`${root}/${repository}/`)) continue;
+    threads.push({ repository, number: Number(number), isPullRequest: url.includes('/pull/') });
+  }
+  return { requests: requests.filter((request) => request.trim() !== ''), threads };
+}

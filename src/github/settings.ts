@@ -1,3 +1,4 @@
+import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { isValidBranchName } from './repository-name.js';
 import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
@@ -134,4 +135,35 @@ export function parseSettings(raw: unknown): RepositorySettings {
     branchPrefix: values.branch_prefix,
     sync: { docsRepository: values.sync.docs_repository ?? null, onMerge: values.sync.on_merge },
   };
+}
+
+/**
+ * The settings of a repository from its file's text (null when it has none), or the error that
+ * says what is wrong with the file: how the App and the Action both read it.
+ */
+export function settingsFromText(text: string | null): RepositorySettings | SettingsError {
+  let raw: unknown = null;
+  if (text !== null) {
+    try {
+      raw = parseYaml(text) as unknown;
+    } catch {
+      return new SettingsError(`.github/${SETTINGS_FILE} could not be parsed as YAML`, DEFAULT_COMMAND);
+    }
+  }
+  try {
+    return parseSettings(raw);
+  } catch (error) {
+    if (error instanceof SettingsError) return error;
+    throw error;
+  }
+}
+
+/** The keys the file sets itself, so a workflow input stands where the file is silent. */
+export function settingsKeys(text: string | null): Set<string> {
+  try {
+    const raw = text === null ? null : (parseYaml(text) as unknown);
+    return new Set(typeof raw === 'object' && raw !== null ? Object.keys(raw) : []);
+  } catch {
+    return new Set();
+  }
 }

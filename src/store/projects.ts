@@ -261,8 +261,3 @@ export class ProjectStore {
 function joinWritable(globs: readonly string[]): string | null {
   return globs.length === 0 ? null : globs.join('\n');
 }
-
-/** A project's `writable:` globs. */
-export function projectWritable(project: Pick<ProjectRow, 'writable'>): string[] {
-  return (project.writable ?? '').split('\n').filter((glob) => glob.trim() !== '');
-}

@@ -19,7 +19,15 @@ export class DocsSearch {
   ) {}
 
   async search(query: string): Promise<string> {
-    const { docs, files } = await this.build();
+    let built;
+    try {
+      built = await this.build();
+    } catch (error) {
+      // The index lives in SQLite; a build without it (the Action's bundle) still lists and reads.
+      if (!isMissingSqlite(error)) throw error;
+      return 'Full-text search is not available here: use list_files and read_file to find the pages.';
+    }
+    const { docs, files } = built;
     const hits = docs.search(query, { limit: SEARCH_LIMIT });
     if (hits.length === 0) return `Nothing in the docs matches "${query}".`;
     return hits
@@ -47,4 +55,10 @@ export class DocsSearch {
     this.index = { docs: DocsIndex.fromSite(site), files };
     return this.index;
   }
+}
+
+function isMissingSqlite(error: unknown): boolean {
+  const failure = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = failure?.code ?? failure?.cause?.code;
+  return code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_DLOPEN_FAILED';
 }

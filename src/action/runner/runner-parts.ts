@@ -1,0 +1,81 @@
+import { Writable } from 'node:stream';
+import { createAgentResolver } from '../../agent/registry.js';
+import { createLogger } from '../../core/logger.js';
+import { GitHubForge } from '../../forge/github.js';
+import type { BranchHead } from '../../github/repository-start.js';
+import { languageModel } from '../../models/models.js';
+import type { ProjectRow } from '../../store/index.js';
+import { ActionError } from '../action-error.js';
+import type { RunnerOptions } from './open-runner.js';
+import { RunnerJobs } from './runner-jobs.js';
+
+/** What the runner knows once the repository's settings and default branch were read. */
+interface RunnerParts extends RunnerOptions {
+  project: ProjectRow;
+  owner: string;
+  repo: string;
+  defaultBranch: string;
+  defaultHead: BranchHead;
+  branchPrefix: string;
+}
+
+/**
+ * The job service of the runner: the GitHub forge on the workflow's token, the agent of the job's
+ * model (refused at once, in words, when its key is missing), and the recovery of earlier jobs.
+ */
+export function createRunnerJobs(parts: RunnerParts): RunnerJobs {
+  const { project, repository, hosts, inputs } = parts;
+  const logger = createLogger({
+    level: 'debug',
+    format: 'json',
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        parts.debug(chunk.toString('utf8').trimEnd());
+        done();
+      },
+    }),
+  });
+  const model = project.model ?? 'builtin';
+  try {
+    languageModel(model, parts.providers);
+  } catch (error) {
+    throw new ActionError(
+      `The model ${model} cannot be used: ${error instanceof Error ? error.message : String(error)}. Set the key in the step's \`env:\` from a secret.`,
+    );
+  }
+  const forge = new GitHubForge({
+    octokitFor: () => Promise.resolve(parts.octokit),
+    auth: 'token',
+    webUrl: hosts.webUrl,
+  });
+  // The default branch's head came with the settings: a new job starts from it without asking again.
+  forge.sawHead(repository, parts.defaultBranch, parts.defaultHead);
+  return new RunnerJobs({
+    project,
+    defaultBranch: parts.defaultBranch,
+    branchPrefix: parts.branchPrefix,
+    run: {
+      forge,
+      agentFor: createAgentResolver(parts.providers, { budgets: { maxWallTimeMs: inputs.timeoutMs } }),
+      logger,
+      onRetry: ({ delayMs, error }) =>
+        parts.onRetry(
+          `The run did not go through (${error instanceof Error ? error.message : String(error)}); trying again in ${Math.ceil(delayMs / 1000)} s.`,
+        ),
+    },
+    recover: {
+      octokit: parts.octokit,
+      forge,
+      repository: { owner: parts.owner, repo: parts.repo },
+      fullName: repository,
+      webUrl: hosts.webUrl,
+      projectId: project.id,
+      repositoryUrl: forge.repositoryUrl(repository),
+      model,
+      now: () => new Date(),
+    },
+    thread: parts.thread,
+    logger,
+    signal: parts.signal,
+  });
+}
