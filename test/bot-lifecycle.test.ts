@@ -55,15 +55,21 @@ describe('installations', () => {
       installation_id: INSTALLATION_ID,
       disabled_at: null,
     });
-    expect(await listProjects(t.config)).toMatch(
-      /^octo-org-docs-site\tocto-org\/docs-site\tmain\tdocs-root=guides/m,
-    );
+    expect(await listProjects(t.config)).toEqual([
+      expect.objectContaining({
+        id: 'octo-org-docs-site',
+        repository: 'octo-org/docs-site',
+        ref: 'main',
+        docsRoot: 'guides',
+        enabled: true,
+      }),
+    ]);
 
     await t.receive('installation', installation('deleted'));
     expect(
       (await t.service.store.projects.findOnGitHub('github.com', REPOSITORY))!.disabled_at,
     ).not.toBeNull();
-    expect(await listProjects(t.config)).toMatch(/\tdisabled$/);
+    expect(await listProjects(t.config)).toEqual([expect.objectContaining({ enabled: false })]);
 
     // Installed again: the same project, enabled.
     await t.receive('installation', installation('created'), 'delivery-reinstall');

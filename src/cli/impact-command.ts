@@ -73,7 +73,9 @@ export function registerImpactCommand(
     )
     .action(async (options: ImpactCommandOptions) => {
       try {
-        const result = await impactCommand(options, readStdin);
+        // --json is also the program's own option, which takes it wherever it is written.
+        const json = options.json === true || program.opts<{ json?: boolean }>().json === true;
+        const result = await impactCommand({ ...options, json }, readStdin);
         if (result.output !== '') process.stdout.write(`${result.output}\n`);
         if (result.warning) process.stderr.write(`${result.warning}\n`);
         process.exitCode = result.exitCode;
