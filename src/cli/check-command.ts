@@ -1,9 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { checkDocs, folderDocsTree, formatProblemsForTerminal, summarizeProblems } from '../checks/index.js';
 import { NAVIGATION_FILES } from '../docs/navigation.js';
-import { parseSettings, SETTINGS_FILE } from '../github/settings.js';
+import { SETTINGS_FILE, settingsFromText } from '../github/settings.js';
 import { parseDocsRoot } from '../write-policy/index.js';
 
 export interface CheckCommandOptions {
@@ -57,7 +56,9 @@ export function findDocsRoot(cwd: string): { root: string; reason: string } {
   const repository = repositoryRoot(cwd);
   const settingsFile = path.join(repository, '.github', SETTINGS_FILE);
   if (existsSync(settingsFile)) {
-    const settings = parseSettings(parseYaml(readFileSync(settingsFile, 'utf8')) as unknown);
+    // Read as the App and the Action read it: a broken file is refused in the same words.
+    const settings = settingsFromText(readFileSync(settingsFile, 'utf8'));
+    if (settings instanceof Error) throw settings;
     if (settings.docsRoot !== '') {
       return {
         root: path.join(repository, settings.docsRoot),

@@ -12,11 +12,9 @@ import {
   type ImpactEvidence,
   type ImpactPage,
 } from '../impact/index.js';
+import { EXIT, UsageError } from './exit-codes.js';
 
 const git = promisify(execFile);
-
-/** Exit status of a command line that cannot be run as written (as `diff` and `grep` use 2). */
-const USAGE_EXIT = 2;
 
 /** A `git diff` of a big range can be large; past this it is refused rather than read to the end. */
 const MAX_DIFF_BYTES = 64 * 2 ** 20;
@@ -38,11 +36,6 @@ interface ImpactCommandResult {
   exitCode: number;
 }
 
-/** The command line cannot be run as written: said in one sentence, exit status 2. */
-class ImpactUsageError extends Error {
-  override readonly name = 'ImpactUsageError';
-}
-
 /**
  * Adds `docwright impact` to the program. Its usage errors (a missing flag, a bad `--limit`,
  * `--patch` with `--range`) exit with 2, so a CI step can tell "the docs may be stale" (1) from
@@ -59,10 +52,9 @@ export function registerImpactCommand(
     .requiredOption('--docs <dir>', 'the docs root: the folder holding the pages')
     .option('--patch <file|->', 'a unified diff (git diff, diff -u); - reads it from stdin')
     .option('--range <base>..<head>', 'the diff of a range of commits of the git repository here')
-    .option('--json', 'print {"pages":[{"path","score","evidence"}]}, most affected first')
     .option('--limit <n>', 'list at most this many pages', limit)
     .option('--check', 'exit with 1 when a listed page is not itself changed by the same diff')
-    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))
     .addHelpText(
       'after',
       examples(
@@ -73,16 +65,17 @@ export function registerImpactCommand(
     )
     .action(async (options: ImpactCommandOptions) => {
       try {
-        // --json is also the program's own option, which takes it wherever it is written.
-        const json = options.json === true || program.opts<{ json?: boolean }>().json === true;
+        // --json is the program's option (written before or after the command): here it prints
+        // {"pages":[{"path","score","evidence"}]}, most affected first.
+        const json = program.opts<{ json?: boolean }>().json === true;
         const result = await impactCommand({ ...options, json }, readStdin);
         if (result.output !== '') process.stdout.write(`${result.output}\n`);
         if (result.warning) process.stderr.write(`${result.warning}\n`);
         process.exitCode = result.exitCode;
       } catch (error) {
-        if (!(error instanceof ImpactUsageError)) throw error;
+        if (!(error instanceof UsageError)) throw error;
         process.stderr.write(`docwright impact: ${error.message}\n`);
-        process.exitCode = USAGE_EXIT;
+        process.exitCode = EXIT.usage;
       }
     });
 }
@@ -96,7 +89,7 @@ async function impactCommand(
   readStdin: () => Promise<string>,
 ): Promise<ImpactCommandResult> {
   if ((options.patch === undefined) === (options.range === undefined))
-    throw new ImpactUsageError('give the change either as --patch <file|-> or as --range <base>..<head>.');
+    throw new UsageError('give the change either as --patch <file|-> or as --range <base>..<head>.');
   const diff =
     options.range !== undefined ? await rangeDiff(options.range) : await patchText(options.patch!, readStdin);
   let input;
@@ -104,25 +97,25 @@ async function impactCommand(
     input = await readImpactInput(options.docs, diff);
   } catch (error) {
     // A docs root that is missing or a file is a mistake in the command line.
-    throw new ImpactUsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const parsed = parseUnifiedDiff(diff);
   const result = analyzeImpact({ ...input, diff: parsed });
   const listed = result.pages.filter((page) => page.affected).slice(0, options.limit);
   const output = options.json ? JSON.stringify({ pages: listed.map(jsonPage) }, null, 2) : text(listed);
-  if (!options.check) return { output, exitCode: 0 };
+  if (!options.check) return { output, exitCode: EXIT.ok };
   const changed = await changedPaths(
     parsed.files.map(diffFilePath),
     options.docs,
     options.range !== undefined,
   );
   const stale = listed.filter((page) => !changed.has(page.path));
-  if (stale.length === 0) return { output, exitCode: 0 };
+  if (stale.length === 0) return { output, exitCode: EXIT.ok };
   const names = stale.map((page) => page.path).join(', ');
   return {
     output,
     warning: `docwright impact: docs may be stale: ${names} ${stale.length === 1 ? 'is' : 'are'} affected by the change but not changed with it.`,
-    exitCode: 1,
+    exitCode: EXIT.failed,
   };
 }
 
@@ -149,7 +142,7 @@ async function patchText(patch: string, readStdin: () => Promise<string>): Promi
     return await readFile(patch, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ImpactUsageError(
+    throw new UsageError(
       code === 'ENOENT'
         ? `the patch file ${patch} does not exist.`
         : code === 'EISDIR'
@@ -162,7 +155,7 @@ async function patchText(patch: string, readStdin: () => Promise<string>): Promi
 /** `git diff base..head` of the repository around the working directory. */
 async function rangeDiff(range: string): Promise<string> {
   if (!/^[^\s.][^\s]*?\.\.[^\s.][^\s]*$/.test(range) || range.includes('...') || range.startsWith('-'))
-    throw new ImpactUsageError(`--range takes <base>..<head>, such as origin/main..HEAD; got "${range}".`);
+    throw new UsageError(`--range takes <base>..<head>, such as origin/main..HEAD; got "${range}".`);
   try {
     const { stdout } = await git('git', ['diff', '--no-color', '--no-ext-diff', range, '--'], {
       maxBuffer: MAX_DIFF_BYTES,
@@ -170,7 +163,7 @@ async function rangeDiff(range: string): Promise<string> {
     return stdout;
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new ImpactUsageError(`git diff ${range} failed: ${stderr || (error as Error).message}`);
+    throw new UsageError(`git diff ${range} failed: ${stderr || (error as Error).message}`);
   }
 }
 

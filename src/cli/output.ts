@@ -30,11 +30,12 @@ export function createOutput(
     if (text !== '') stdout.write(`${text}\n`);
   };
   const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
+  const json = options.json === true || !terminal;
   return {
-    json: options.json === true || !terminal,
+    json,
     print,
     data(value, human) {
-      if (options.json === true || !terminal) printJson(value);
+      if (json) printJson(value);
       else print(human());
     },
     rows(records, value) {
