@@ -205,17 +205,7 @@ describe('the webhook path of serve', () => {
       }
     }
     const written: Record<string, string> = {};
-    const lines: { msg: string }[] = [];
-    const sink = new PassThrough();
-    sink.on('data', (chunk: Buffer) =>
-      lines.push(
-        ...chunk
-          .toString('utf8')
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as { msg: string }),
-      ),
-    );
+    const { lines, sink } = jsonLogLines();
     try {
       const setup = lazySetupHandler({
         host: '127.0.0.1',
@@ -253,17 +243,7 @@ describe('the setup flow of serve', () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-setup-log-'));
     try {
       const config = loadConfig({ DOCWRIGHT_PUBLIC_URL: 'https://docs-bot.example.com' }, { dataDir });
-      const lines: Record<string, unknown>[] = [];
-      const sink = new PassThrough();
-      sink.on('data', (chunk: Buffer) =>
-        lines.push(
-          ...chunk
-            .toString('utf8')
-            .trim()
-            .split('\n')
-            .map((line) => JSON.parse(line)),
-        ),
-      );
+      const { lines, sink } = jsonLogLines();
       const github = await prepareGitHubServer(
         config,
         null,
@@ -313,3 +293,19 @@ describe('token mode', () => {
     ).toBe(true);
   });
 });
+
+/** A log destination, and the JSON lines written to it, parsed. */
+function jsonLogLines(): { lines: Array<Record<string, unknown> & { msg: string }>; sink: PassThrough } {
+  const lines: Array<Record<string, unknown> & { msg: string }> = [];
+  const sink = new PassThrough();
+  sink.on('data', (chunk: Buffer) =>
+    lines.push(
+      ...chunk
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown> & { msg: string }),
+    ),
+  );
+  return { lines, sink };
+}

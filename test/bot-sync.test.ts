@@ -23,26 +23,7 @@ import {
   type BotHarness,
 } from './fixtures/bot/harness.js';
 import { interceptRepositories } from './fixtures/bot/two-repositories.js';
-
-const OPTIONS_PAGE = `---
-title: Options
----
-
-## maxRetries
-
-How often a failed request is retried. Default: \`3\`.
-
-## timeout
-
-Seconds to wait for an answer.
-`;
-
-const ENV_PAGE = `---
-title: Environment
----
-
-Set \`APP_TOKEN\` to the token of your account.
-`;
+import { ENV_PAGE, OPTIONS_PAGE } from './fixtures/sync-pages.js';
 
 const OPTIONS_CODE = `export const defaults = {
   maxRetries: 3,

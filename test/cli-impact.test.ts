@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_SYNC_DIR, hasDocsSyncCases, loadDocsSyncCases } from '../bench/docs-sync-cases.js';
+import { ENV_PAGE, OPTIONS_PAGE } from './fixtures/sync-pages.js';
 
 const CLI = path.resolve('src/cli.ts');
 const TSX = path.resolve('node_modules/tsx/dist/loader.mjs');
@@ -42,26 +43,6 @@ const gitIn =
       cwd,
       encoding: 'utf8',
     });
-
-const OPTIONS_PAGE = `---
-title: Options
----
-
-## maxRetries
-
-How often a failed request is retried. Default: \`3\`.
-
-## timeout
-
-Seconds to wait for an answer.
-`;
-
-const ENV_PAGE = `---
-title: Environment
----
-
-Set \`APP_TOKEN\` to the token of your account.
-`;
 
 describe('docwright impact', () => {
   let repo: string;
