@@ -19,7 +19,9 @@ async function packageArguments(outDir: string): Promise<string[]> {
   const manifest = JSON.parse(await fs.readFile('package.json', 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const words = manifest.scripts.package!.split(/\s+/);
+  // The script may clear dist/ first (`rm -rf dist && ncc build …`): the build is its last command.
+  const build = manifest.scripts.package!.split('&&').at(-1)!.trim();
+  const words = build.split(/\s+/);
   expect(words.slice(0, 2)).toEqual(['ncc', 'build']);
   const output = words.indexOf('-o');
   expect(words[output + 1]).toBe('dist');
