@@ -18,9 +18,13 @@ import { FakeGit } from './fixtures/bot/fake-git.js';
 import { FakeGitHub } from './fixtures/bot/fake-github.js';
 import { serveGitHubStandIn, type GitHubStandIn } from './fixtures/bot/github-stand-in.js';
 import { issueComment, REPOSITORY } from './fixtures/bot/harness.js';
+import { serveOpenAIStandIn } from './helpers/openai-stand-in.js';
 
 const DIST = path.resolve('dist/index.js');
 const TOKEN = `ghs_${'w'.repeat(36)}`;
+const hasNodeSqlite = Boolean(
+  (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite'),
+);
 const REPLACE = '/docs replace "an empty account" with "a brand-new account"';
 
 let github: FakeGitHub;
@@ -80,6 +84,7 @@ async function runAction(
     ...Object.fromEntries(
       Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]),
     ),
+    ...extra.env,
   };
   const result = await new Promise<{ code: number; stdout: string }>((resolve, reject) => {
     const child = execFile(process.execPath, [DIST], { env }, (error, stdout) => {
@@ -267,6 +272,42 @@ describe('the bundled Action with no server', () => {
     expect(github.comments).toHaveLength(0);
     expect(github.pulls).toHaveLength(0);
   }, 60_000);
+
+  // The Action runs on node24, whose own node:sqlite holds the docs index the bundle cannot bring.
+  it.skipIf(!hasNodeSqlite)(
+    'gives a model the full-text search of the docs, then commits its edit, on Node’s own SQLite',
+    async () => {
+      const model = await serveOpenAIStandIn([
+        { calls: [['search_docs', { query: 'empty account' }]] },
+        {
+          calls: [
+            ['edit_file', { path: 'quickstart.mdx', oldText: 'an empty account', newText: 'a new account' }],
+          ],
+        },
+        { text: 'The quickstart now starts from a new account.' },
+      ]);
+      try {
+        const result = await runAction(
+          issueComment('/docs the quickstart should say "a new account"'),
+          { model: 'openai:gpt-4o-mini' },
+          { env: { OPENAI_API_KEY: `sk-${'k'.repeat(40)}`, OPENAI_BASE_URL: model.url } },
+        );
+        expect(result.code, result.stdout).toBe(0);
+        const hits = String(model.toolResult('call_1_0'));
+        expect(hits).toMatch(/^1\. quickstart\.mdx/);
+        expect(hits).not.toContain('not available');
+        expect(result.outputs).toMatchObject({ status: 'completed', changed: 'true' });
+        const branch = `docwright/job-${result.outputs['job-id']}`;
+        expect(bare.git(['show', `${branch}:quickstart.mdx`])).toContain('from a new account');
+        // The key is masked for the runner, and never printed otherwise.
+        expect(result.stdout).toContain(`::add-mask::sk-${'k'.repeat(40)}`);
+        expect(result.stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain('k'.repeat(40));
+      } finally {
+        await model.close();
+      }
+    },
+    120_000,
+  );
 
   it("reports GitHub's refusal when workflows may not open pull requests", async () => {
     github.fail('POST', /\/pulls$/, [

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import { openNodeSqlite } from './node-sqlite.js';
 
 const require = createRequire(import.meta.url);
 const nodeMajor = Number(process.versions.node.split('.')[0]);
@@ -41,4 +42,28 @@ function loadSqlite(): typeof BetterSqlite3 {
       { cause: error },
     );
   }
+}
+
+/**
+ * A fresh in-memory database for an index derived from files (the docs search): better-sqlite3
+ * where it loads, else Node's own `node:sqlite`. The Action's bundle carries no native module, and
+ * on its node24 runtime this is how the agent's docs search and the impact of a code change still
+ * have their full-text index there.
+ */
+export function openMemoryDatabase(): SqliteDatabase {
+  try {
+    return new SQLite(':memory:');
+  } catch (error) {
+    if (!isMissingModule(error)) throw error;
+    const builtin = openNodeSqlite(':memory:');
+    if (!builtin) throw error;
+    return builtin as unknown as SqliteDatabase;
+  }
+}
+
+/** Whether an error says SQLite's module is not there to load (not that a database failed). */
+export function isMissingModule(error: unknown): boolean {
+  const failure = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = failure?.code ?? failure?.cause?.code;
+  return code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_DLOPEN_FAILED';
 }

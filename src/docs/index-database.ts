@@ -1,4 +1,4 @@
-import { SQLite, type SqliteDatabase } from '../core/sqlite.js';
+import { openMemoryDatabase, type SqliteDatabase } from '../core/sqlite.js';
 import { identifierPartsText, searchableText, TOKENIZER } from './search-text.js';
 import type { DocsPage, DocsSection, PageMetadata } from './types.js';
 
@@ -77,7 +77,7 @@ export interface InsertOptions {
 
 /** Opens a fresh in-memory database with the index schema. */
 export function openIndexDatabase(): SqliteDatabase {
-  const database = new SQLite(':memory:');
+  const database = openMemoryDatabase();
   database.exec(SCHEMA);
   return database;
 }

@@ -1,4 +1,5 @@
 import { DocsIndex, docsTreeOf, isDocsPagePath, readDocsSite, urlPathFromFile } from '../../docs/index.js';
+import { isMissingModule } from '../../core/sqlite.js';
 import type { Overlay } from '../../forge/overlay.js';
 import type { PathGuard } from './path-guard.js';
 
@@ -6,7 +7,7 @@ import type { PathGuard } from './path-guard.js';
 const SEARCH_LIMIT = 8;
 
 /**
- * `search_docs` over the job's docs: a full-text index (the assistant's FTS5 index) built from the
+ * `search_docs` over the job's docs: a full-text index (the assistant's FTS5 index, in better-sqlite3 or Node's own SQLite) built from the
  * overlay on the first search and reused after, so it shows the docs as they were when the run
  * first searched. `close()` frees it (the next search builds a fresh one).
  */
@@ -23,8 +24,9 @@ export class DocsSearch {
     try {
       built = await this.build();
     } catch (error) {
-      // The index lives in SQLite; a build without it (the Action's bundle) still lists and reads.
-      if (!isMissingSqlite(error)) throw error;
+      // The index lives in SQLite; where neither better-sqlite3 nor node:sqlite loads (the Action's
+      // bundle on Node 20), the model still lists and reads.
+      if (!isMissingModule(error)) throw error;
       return 'Full-text search is not available here: use list_files and read_file to find the pages.';
     }
     const { docs, files } = built;
@@ -55,10 +57,4 @@ export class DocsSearch {
     this.index = { docs: DocsIndex.fromSite(site), files };
     return this.index;
   }
-}
-
-function isMissingSqlite(error: unknown): boolean {
-  const failure = error as { code?: unknown; cause?: { code?: unknown } } | null;
-  const code = failure?.code ?? failure?.cause?.code;
-  return code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_DLOPEN_FAILED';
 }
