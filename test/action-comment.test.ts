@@ -139,6 +139,67 @@ describe('a /docs comment', () => {
     expect(summaryMarkdown(result.run, context.inputs)).toContain(`| Pull request | ${prLink} |`);
   });
 
+  it('sends `/docs sync` on a pull request as the pull request itself: its link, title, description and diff', async () => {
+    const { context } = contextWith({ wait: 'false' });
+    const writes = commentWrites();
+    const onPullRequest = parseEvent(
+      'issue_comment',
+      examplePayload('issue_comment', 'created', (payload) => {
+        payload.comment.body = '/docs sync';
+        payload.issue.pull_request = { url: `${GITHUB}${REPO}/pulls/1` };
+        payload.issue.body = 'Retries are now called attempts.';
+      }),
+    );
+    const prUrl = 'https://github.com/Codertocat/Hello-World/pull/1';
+    commandStart()
+      .get(`${REPO}/pulls/1`)
+      .reply(200, {
+        html_url: prUrl,
+        title: 'Rename retries',
+        body: 'Retries are now called attempts.',
+        merged: false,
+      })
+      .get(`${REPO}/pulls/1/files`)
+      .query(true)
+      .reply(200, [
+        {
+          filename: 'src/client.ts',
+          status: 'modified',
+          patch: '@@ -1,1 +1,1 @@\n-export const maxRetries = 3;\n+export const maxAttempts = 3;',
+        },
+      ])
+      .post(`${REPO}/issues/1/comments`, writes.record)
+      .reply(201, { id: 78 });
+    let prompt = '';
+    nock(API)
+      .post('/v2/agent/docs/job', (body: { prompt: string }) => ((prompt = body.prompt), true))
+      .reply(201, job());
+
+    const result = await runAction(context, onPullRequest);
+    expect(outputsOf(result)).toMatchObject({ 'job-id': 'job23', created: 'true' });
+    expect(prompt).toContain(`Code pull request: ${prUrl}`);
+    expect(prompt).toContain('Title: Rename retries');
+    expect(prompt).toContain('Retries are now called attempts.');
+    expect(prompt).toContain('+export const maxAttempts = 3;');
+    expect(writes.bodies[0]).toContain(jobMarker('job23'));
+  });
+
+  it('answers `/docs sync` in an issue with what it is for, and starts nothing', async () => {
+    const { context, logs } = contextWith();
+    const writes = commentWrites();
+    nock(GITHUB)
+      .get(`${REPO}/collaborators/Codertocat/permission`)
+      .reply(200, { permission: 'admin', role_name: 'admin' })
+      .post(`${REPO}/issues/1/comments`, writes.record)
+      .reply(201, { id: 79 });
+    const result = await runAction(context, issueComment('/docs sync'));
+    expect(result.kind).toBe('ignored');
+    expect(writes.bodies).toEqual([
+      "@Codertocat, `/docs sync` brings the docs up to date with a code change, so it works in a pull request's conversation; nothing was started. In an issue, say what to change after `/docs`.",
+    ]);
+    expect(logs).toContain(`notice: ${writes.bodies[0]}`);
+  });
+
   it('sends a follow-up to the job named by the status comment in the thread, editing that comment', async () => {
     const { context } = contextWith();
     const status = renderStatusComment({ state: 'no-changes', jobId: 'job23', reply: 'Done.' });

@@ -18,6 +18,7 @@ import { FakeGit } from './fixtures/bot/fake-git.js';
 import { FakeGitHub } from './fixtures/bot/fake-github.js';
 import { serveGitHubStandIn, type GitHubStandIn } from './fixtures/bot/github-stand-in.js';
 import { issueComment, REPOSITORY } from './fixtures/bot/harness.js';
+import { ENV_PAGE, OPTIONS_PAGE } from './fixtures/sync-pages.js';
 import { serveOpenAIStandIn } from './helpers/openai-stand-in.js';
 
 const DIST = path.resolve('dist/index.js');
@@ -348,4 +349,115 @@ describe('the bundled Action with no server', () => {
     expect(github.comments).toHaveLength(0);
     expect(followUp.summary).toContain('(run in this workflow)');
   }, 120_000);
+});
+
+describe('/docs sync in the bundled Action with no server', () => {
+  const OPTIONS_CODE = 'export const defaults = {\n  maxRetries: 3,\n  token: process.env.APP_TOKEN,\n};\n';
+
+  beforeEach(async () => {
+    // A repository of code with its docs in docs/, in place of the docs-only one.
+    await standIn.close();
+    bare.dispose();
+    bare = new BareGit(
+      new Map(
+        Object.entries({
+          'docs/docs.json': JSON.stringify({
+            name: 'Client',
+            navigation: { pages: ['reference/options', 'environment'] },
+          }),
+          'docs/reference/options.mdx': OPTIONS_PAGE,
+          'docs/environment.mdx': ENV_PAGE,
+          'src/options.ts': OPTIONS_CODE,
+        }).map(([file, text]) => [file, Buffer.from(text)]),
+      ),
+      'main',
+    );
+    github = new FakeGitHub(REPOSITORY, bare);
+    github.permissions.set('maintainer', 'write');
+    github.settingsFiles.set('.github/docwright.yml', 'docs_root: docs\n');
+    standIn = await serveGitHubStandIn(github);
+  });
+
+  /** A branch with `code` as src/options.ts over main, and a pull request from it. */
+  function codePullRequest(branch: string, code: string, title: string) {
+    const base = bare.resolve('main')!;
+    const tree = new Map(bare.filesAt(base));
+    tree.set('src/options.ts', Buffer.from(code));
+    bare.refs.set(branch, bare.writeCommit({ tree: bare.writeTree(tree), message: title, parents: [base] }));
+    return github.openPullRequest({ head: branch, base: 'main', title, body: '' });
+  }
+
+  // The impact of a change searches the docs with SQLite, which the bundle has on node24 only.
+  it.skipIf(!hasNodeSqlite)(
+    'opens a docs pull request for a code pull request, with the provable rename made and the link in the code pull request',
+    async () => {
+      const code = codePullRequest(
+        'rename-retries',
+        OPTIONS_CODE.replace('maxRetries', 'retryLimit'),
+        'Rename maxRetries to retryLimit',
+      );
+      const result = await runAction(
+        issueComment('/docs sync', { issue: code.number, pullRequest: { body: '' } }),
+      );
+      expect(result.code, result.stdout).toBe(0);
+      expect(result.outputs).toMatchObject({ status: 'completed', created: 'true', changed: 'true' });
+      const branch = `docwright/job-${result.outputs['job-id']}`;
+      expect(bare.git(['show', `${branch}:docs/reference/options.mdx`])).toBe(
+        OPTIONS_PAGE.replace('## maxRetries', '## retryLimit').trimEnd(),
+      );
+      const docs = github.pulls.find((pull) => pull.head === branch)!;
+      expect(docs.title).toBe('docs: follow "Rename maxRetries to retryLimit"');
+      expect(docs.body).toContain(`(${code.html_url})`);
+      expect(statusComments(code.number)[0]!.body).toContain(
+        `Pull request ready:** ${result.outputs['pr-link']}`,
+      );
+    },
+    120_000,
+  );
+
+  it.skipIf(!hasNodeSqlite)(
+    'says that no docs page is affected, and opens nothing',
+    async () => {
+      const code = codePullRequest('comment-only', `// Options of the client.\n${OPTIONS_CODE}`, 'A comment');
+      const before = refs();
+      const result = await runAction(
+        issueComment('/docs sync', { issue: code.number, pullRequest: { body: '' } }),
+      );
+      expect(result.code, result.stdout).toBe(0);
+      expect(result.outputs).toMatchObject({ status: 'completed', changed: 'false', 'pr-link': '' });
+      expect(github.pulls).toHaveLength(1);
+      expect(refs()).toBe(before);
+      const status = statusComments(code.number)[0]!.body;
+      expect(status).toContain('Nothing was changed');
+      expect(status).toContain(`no docs page is affected by "A comment" (${code.html_url})`);
+    },
+    120_000,
+  );
+
+  it('refuses, in words, a sync whose docs live in another repository, and moves nothing', async () => {
+    github.settingsFiles.set('.github/docwright.yml', 'sync:\n  docs_repository: octo-org/handbook\n');
+    const code = codePullRequest('rename', OPTIONS_CODE.replace('maxRetries', 'retryLimit'), 'Rename');
+    const before = refs();
+    const result = await runAction(
+      issueComment('/docs sync', { issue: code.number, pullRequest: { body: '' } }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      '::error::`sync.docs_repository` in .github/docwright.yml names octo-org/handbook, and the Action with no server works on the repository of its workflow only, so nothing was started.',
+    );
+    expect(github.comments.at(-1)!.body).toContain('names octo-org/handbook');
+    expect(refs()).toBe(before);
+    expect(github.pulls).toHaveLength(1);
+  }, 60_000);
+
+  it('in an issue, explains that it follows a pull request and starts nothing', async () => {
+    const before = refs();
+    const result = await runAction(issueComment('/docs sync'));
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs).toEqual({});
+    expect(github.comments.map((item) => item.body)).toEqual([
+      "@maintainer, `/docs sync` brings the docs up to date with a code change, so it works in a pull request's conversation; nothing was started. In an issue, say what to change after `/docs`.",
+    ]);
+    expect(refs()).toBe(before);
+  }, 60_000);
 });

@@ -4,12 +4,16 @@ import {
   getPermissionLevel,
   hasPermission,
   isBot,
+  isSyncInstruction,
   StatusCommentWriter,
+  syncOutsidePullRequestReply,
   trustBotsAndPermitted,
   type GitHubApi,
   type ThreadJob,
 } from '../github/index.js';
 import { DocwrightError } from '../core/errors.js';
+import { readPullRequestChange } from '../github/pull-request-change.js';
+import { formatSyncPrompt } from '../impact/index.js';
 import { ActionError } from './action-error.js';
 import type { ActionContext, ActionResult } from './context.js';
 import { describeError } from './describe-error.js';
@@ -19,7 +23,8 @@ import { StatusSink } from './status-sink.js';
 
 /**
  * A `/docs …` comment: checks the commenter's permission, reacts 👀, continues the thread's job or
- * creates one, and keeps one status comment for it in the thread.
+ * creates one, and keeps one status comment for it in the thread. `/docs sync` in a pull request's
+ * conversation sends the pull request itself (title, description, diff) as the job's request.
  */
 export async function handleComment(
   context: ActionContext,
@@ -37,6 +42,17 @@ export async function handleComment(
     log.notice(denied);
     return { kind: 'ignored', reason: denied };
   }
+  const sync = isSyncInstruction(instruction);
+  if (sync && !event.thread.isPullRequest) {
+    // As the App answers it: a sync follows a code change, and an issue has none.
+    const reply = syncOutsidePullRequestReply(event.comment.author?.login ?? 'there', inputs.command);
+    if (inputs.comment) {
+      const { owner, repo, number } = event.thread;
+      await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body: reply });
+    }
+    log.notice(reply);
+    return { kind: 'ignored', reason: reply };
+  }
   await acknowledgeComment(octokit, event.thread, event.comment).catch((error: unknown) =>
     log.warning(`Could not react to the comment. ${describeError(error, inputs)}`),
   );
@@ -48,7 +64,8 @@ export async function handleComment(
     // up to the start of the job gets its status comment below.
     found = await threadJob(context, octokit, event);
     target = found ? await followUpTarget(context, found.jobId) : null;
-    started = await startJob(context, instruction, target);
+    const prompt = sync ? await pullRequestSyncPrompt(octokit, event.thread) : instruction;
+    started = await startJob(context, prompt, target);
   } catch (error) {
     // The request never became (part of) a job: say why in a comment of its own, leaving the
     // thread's earlier status comment and its result as they were.
@@ -105,4 +122,10 @@ async function followUpTarget(context: ActionContext, jobId: string): Promise<st
     log.info(`Job ${jobId} of this thread is not in project ${inputs.projectId}; starting a new job.`);
   }
   return null;
+}
+
+/** The request of a docs sync: the pull request as GitHub has it now (a comment's payload has no diff). */
+async function pullRequestSyncPrompt(octokit: GitHubApi, thread: CommentEvent['thread']): Promise<string> {
+  const change = await readPullRequestChange(octokit, thread);
+  return formatSyncPrompt({ link: change.htmlUrl, ...change });
 }

@@ -4,9 +4,11 @@ import {
   getPermissionLevel,
   hasPermission,
   isBot,
+  isSyncInstruction,
   mayTrigger,
   parsePullRequestLink,
   parseSlashCommand,
+  syncOutsidePullRequestReply,
   type PermissionLevel,
 } from '../github/index.js';
 import type { ProjectRow } from '../store/index.js';
@@ -25,12 +27,7 @@ import {
 } from './replies.js';
 import type { ConfigReader } from './settings-cache.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
-import {
-  isSyncInstruction,
-  pullRequestSyncPrompt,
-  syncDocsProject,
-  syncOutsidePullRequestReply,
-} from './sync-command.js';
+import { pullRequestSyncPrompt, syncDocsProject } from './sync-command.js';
 import type { BotDependencies } from './types.js';
 
 /** What a handler gets from Probot's context: the installation's Octokit and `context.config`. */

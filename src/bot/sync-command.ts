@@ -8,16 +8,6 @@ import type { RepositoryClient } from './repository-clients.js';
 import type { ConfigReader } from './settings-cache.js';
 import type { BotDependencies } from './types.js';
 
-/** `/docs sync`: the command's whole instruction is the word, in any case. */
-export function isSyncInstruction(instruction: string): boolean {
-  return instruction.trim().toLowerCase() === 'sync';
-}
-
-/** The answer to `/docs sync` outside a pull request: there is no change to follow. */
-export function syncOutsidePullRequestReply(login: string, command: string): string {
-  return `@${login}, \`${command} sync\` brings the docs up to date with a code change, so it works in a pull request's conversation; nothing was started. In an issue, say what to change after \`${command}\`.`;
-}
-
 /**
  * The prompt of a docs sync job for a pull request: its link, title, description and diff, read
  * from GitHub as they are now (a comment's payload has no diff).

@@ -10,7 +10,12 @@ export {
 } from './permission.js';
 export { listChangedFiles, parsePullRequestLink, type ChangedFiles } from './pull-request-files.js';
 export { acknowledgeComment, type CommentKind } from './reaction.js';
-export { DEFAULT_COMMAND, parseSlashCommand } from './slash-command.js';
+export {
+  DEFAULT_COMMAND,
+  isSyncInstruction,
+  parseSlashCommand,
+  syncOutsidePullRequestReply,
+} from './slash-command.js';
 export { renderStatusComment, type StatusLinks, type StatusView } from './status-comment.js';
 export { StatusCommentWriter } from './status-comment-writer.js';
 export type { GitHubApi, GitHubUser, Thread } from './types.js';

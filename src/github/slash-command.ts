@@ -24,3 +24,13 @@ export function parseSlashCommand(body: string, command: string = DEFAULT_COMMAN
   if (rest !== '' && !/^\s/.test(rest)) return null;
   return { command: name, instruction: rest.trim() };
 }
+
+/** `/docs sync`: the command's whole instruction is the word, in any case. */
+export function isSyncInstruction(instruction: string): boolean {
+  return instruction.trim().toLowerCase() === 'sync';
+}
+
+/** The answer to `/docs sync` outside a pull request: there is no change to follow. */
+export function syncOutsidePullRequestReply(login: string, command: string): string {
+  return `@${login}, \`${command} sync\` brings the docs up to date with a code change, so it works in a pull request's conversation; nothing was started. In an issue, say what to change after \`${command}\`.`;
+}

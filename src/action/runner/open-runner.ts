@@ -87,6 +87,10 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
     defaultBranch,
     defaultHead: start.defaultBranch.head,
     branchPrefix: settings.branchPrefix,
+    docsElsewhere:
+      settings.sync.docsRepository && settings.sync.docsRepository.toLowerCase() !== repository.toLowerCase()
+        ? settings.sync.docsRepository
+        : null,
   });
   return {
     jobs,

@@ -7,7 +7,9 @@ import { runJobDirectly, type DirectRunOptions } from '../../engine/run-directly
 import { renderPullRequestBody } from '../../github/pull-request-body.js';
 import type { Thread } from '../../github/index.js';
 import type { Job } from '../../protocol/agent-job.js';
+import { parseSyncPrompt } from '../../impact/index.js';
 import type { JobMessageRow, JobRow, ProjectRow } from '../../store/index.js';
+import { ActionError } from '../action-error.js';
 import { recoverJob, type RecoverOptions, type RunnerJob } from './recover-job.js';
 
 export interface RunnerJobsOptions {
@@ -24,6 +26,8 @@ export interface RunnerJobsOptions {
   logger: Logger;
   /** Aborted when the workflow run is cancelled or the step stops waiting: the run commits nothing more. */
   signal: AbortSignal;
+  /** `sync.docs_repository` of the settings when it names a repository other than this one. */
+  docsElsewhere: string | null;
 }
 
 /**
@@ -45,6 +49,11 @@ export class RunnerJobs {
   constructor(private readonly options: RunnerJobsOptions) {}
 
   createJob(_projectId: string, prompt: string): Promise<Job> {
+    const { docsElsewhere } = this.options;
+    if (docsElsewhere && parseSyncPrompt(prompt))
+      throw new ActionError(
+        `\`sync.docs_repository\` in .github/docwright.yml names ${docsElsewhere}, and the Action with no server works on the repository of its workflow only, so nothing was started. Run \`docwright impact --check\` in this workflow to list the pages, or let the GitHub App or a docwright server (\`base-url\`) run the sync.`,
+      );
     const id = newJobId();
     const time = new Date().toISOString();
     const { project } = this.options;

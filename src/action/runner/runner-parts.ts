@@ -17,6 +17,7 @@ interface RunnerParts extends RunnerOptions {
   defaultBranch: string;
   defaultHead: BranchHead;
   branchPrefix: string;
+  docsElsewhere: string | null;
 }
 
 /**
@@ -75,6 +76,7 @@ export function createRunnerJobs(parts: RunnerParts): RunnerJobs {
       now: () => new Date(),
     },
     thread: parts.thread,
+    docsElsewhere: parts.docsElsewhere,
     logger,
     signal: parts.signal,
   });
