@@ -4,9 +4,9 @@
  */
 export { analyzeImpact } from './analyze-impact.js';
 export { describeEvidence } from './describe-evidence.js';
-export { diffFilePath } from './diff-types.js';
 export { parseUnifiedDiff } from './parse-unified-diff.js';
 export type { ImpactEvidence, ImpactPage, ImpactResult } from './impact-types.js';
 export { readImpactInput } from './read-impact-input.js';
+export { pagesLeftStale } from './stale-pages.js';
 export { applyRenames, planDocsSync, type SyncPlan } from './sync-plan.js';
 export { formatSyncPrompt, parseSyncPrompt, type SyncRequest } from './sync-request.js';
