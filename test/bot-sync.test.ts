@@ -6,9 +6,11 @@
  * `pull_request` delivery gets a check run listing the affected pages instead, with no job.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { findJobMarker } from '../src/github/index.js';
 import { hostOf } from '../src/github/hosts.js';
 import { parseSettings } from '../src/github/settings.js';
@@ -520,6 +522,18 @@ describe('sync.check', () => {
     );
     expect(run.output!.summary).toContain('maxRetries renamed to retryLimit (src/options.ts:2)');
     expect(handbook.checkRuns).toEqual([]);
+  });
+
+  it('is asked for by the app manifest: the pull_request event and the Checks permission, as the docs list them', () => {
+    const manifest = parseYaml(readFileSync('app.yml', 'utf8')) as {
+      default_events: string[];
+      default_permissions: Record<string, string>;
+    };
+    expect(manifest.default_events).toContain('pull_request');
+    expect(manifest.default_permissions.checks).toBe('write');
+    expect(readFileSync('docs/github-app.mdx', 'utf8')).toMatch(
+      /\n\| permission: Checks +\| read and write: the docs check run on pull requests/,
+    );
   });
 
   it('keeps the summary within GitHub’s 65,535 characters however many pages are affected', () => {
