@@ -2,21 +2,26 @@
  * `/docs sync` in the GitHub App, end to end: a signed comment on a code pull request (a real
  * payload of @octokit/webhooks-examples) reaches the real service, which reads the pull request
  * and its diff from the fake GitHub, runs the built-in agent on the docs and opens a docs pull
- * request, or says in the thread that nothing is affected.
+ * request, or says in the thread that nothing is affected. With `sync.check`, a signed
+ * `pull_request` delivery gets a check run listing the affected pages instead, with no job.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { findJobMarker } from '../src/github/index.js';
 import { hostOf } from '../src/github/hosts.js';
 import { parseSettings } from '../src/github/settings.js';
+import { docsCheckOutput } from '../src/bot/docs-check-output.js';
 import { parseDocsRoot } from '../src/write-policy/index.js';
 import { FakeGitHub } from './fixtures/bot/fake-github.js';
 import {
   closedPullRequest,
   INSTALLATION_ID,
   issueComment,
+  pullRequestEvent,
   REPOSITORY,
   startBotHarness,
   WEBHOOK_SECRET,
@@ -51,11 +56,11 @@ let t: BotHarness;
 let github: FakeGitHub;
 let removeInterceptors: (() => void) | undefined;
 
-async function start(settings: string, others: FakeGitHub[] = []) {
+async function start(settings: string, others: FakeGitHub[] = [], mode: 'app' | 'token' = 'app') {
   github = new FakeGitHub(REPOSITORY, files);
   github.settingsFiles.set('.github/docwright.yml', settings);
   removeInterceptors = interceptRepositories([github, ...others]);
-  t = await startBotHarness({ github });
+  t = await startBotHarness({ github, mode });
   github.permissions.set('maintainer', 'write');
 }
 
@@ -300,14 +305,266 @@ describe('sync.on_merge', () => {
 
 describe('the sync settings', () => {
   it('are off and point at the repository itself by default, and name the key that is wrong', () => {
-    expect(parseSettings(null).sync).toEqual({ docsRepository: null, onMerge: false });
-    expect(parseSettings({ sync: { docs_repository: 'octo-org/handbook', on_merge: true } }).sync).toEqual({
+    expect(parseSettings(null).sync).toEqual({ docsRepository: null, onMerge: false, check: false });
+    expect(
+      parseSettings({ sync: { docs_repository: 'octo-org/handbook', on_merge: true, check: true } }).sync,
+    ).toEqual({
       docsRepository: 'octo-org/handbook',
       onMerge: true,
+      check: true,
     });
     expect(() => parseSettings({ sync: { docs_repository: 'handbook' } })).toThrow(
       '.github/docwright.yml is not valid (sync.docs_repository): must be owner/name, e.g. octo-org/docs',
     );
-    expect(() => parseSettings({ sync: { check: true } })).toThrow(/\(sync\)/);
+    expect(() => parseSettings({ sync: { check: 'yes' } })).toThrow(/\(sync\.check\)/);
+    expect(() => parseSettings({ sync: { checks: true } })).toThrow(/\(sync\)/);
+  });
+});
+
+describe('sync.check', () => {
+  const CHECK_ON = 'docs_root: docs\nsync:\n  check: true\n';
+  const RENAMED = OPTIONS_CODE.replace('maxRetries', 'retryLimit');
+  const OPTIONS_LINK = `https://github.com/${REPOSITORY}/blob/main/docs/reference/options.mdx`;
+
+  /** Delivers `pull_request.<action>` for a pull request at its branch's head, signed. */
+  async function pullRequest(action: 'opened' | 'reopened' | 'synchronize', number: number, head: string) {
+    const sha = github.git.resolve(head)!;
+    const payload = JSON.stringify(pullRequestEvent(action, { number, head, sha }));
+    await t.probot.webhooks.verifyAndReceive({
+      id: randomUUID(),
+      name: 'pull_request',
+      payload,
+      signature: await sign(WEBHOOK_SECRET, payload),
+    });
+    return sha;
+  }
+
+  /** A new commit on `branch` with `changes`. */
+  function push(branch: string, changes: Record<string, string>) {
+    const head = github.git.resolve(branch)!;
+    const tree = new Map(github.git.filesAt(head));
+    for (const [path, text] of Object.entries(changes)) tree.set(path, Buffer.from(text));
+    github.git.refs.set(
+      branch,
+      github.git.writeCommit({ tree: github.git.writeTree(tree), message: 'more', parents: [head] }),
+    );
+  }
+
+  it('warns on a pull request that renames a documented option, naming the page and the evidence', async () => {
+    await start(CHECK_ON);
+    const code = codePullRequest('rename-retries', { 'src/options.ts': RENAMED }, 'Rename maxRetries');
+    const sha = await pullRequest('opened', code.number, 'rename-retries');
+
+    expect(github.checkRuns).toHaveLength(1);
+    const [run] = github.checkRuns;
+    expect(run).toMatchObject({
+      name: 'docwright: docs follow code',
+      head_sha: sha,
+      status: 'completed',
+      conclusion: 'neutral',
+      output: { title: '1 docs page may be stale' },
+    });
+    const summary = run!.output!.summary;
+    expect(summary).toContain(
+      'This pull request changes what these docs pages describe, and leaves them as they are:',
+    );
+    expect(summary).toContain(`- [\`reference/options.mdx\`](${OPTIONS_LINK}) (0.`);
+    expect(summary).toContain(
+      '  - maxRetries renamed to retryLimit (src/options.ts:2); page line 5: ## maxRetries',
+    );
+    expect(summary).not.toContain('environment.mdx');
+    expect(summary).toContain(
+      'Comment `/docs sync` on this pull request, and docwright brings it up to date in a docs pull request.',
+    );
+    // No job, no model, nothing written in the thread.
+    const [project] = await t.service.store.projects.list();
+    expect(await t.service.store.jobs.list(project!.id, { limit: 5 })).toEqual([]);
+    expect(github.comments).toEqual([]);
+  });
+
+  it('passes once a push to the pull request changes the page too', async () => {
+    await start(CHECK_ON);
+    const code = codePullRequest('rename-retries', { 'src/options.ts': RENAMED }, 'Rename maxRetries');
+    await pullRequest('opened', code.number, 'rename-retries');
+    push('rename-retries', {
+      'docs/reference/options.mdx': OPTIONS_PAGE.replace('## maxRetries', '## retryLimit'),
+    });
+    const sha = await pullRequest('synchronize', code.number, 'rename-retries');
+
+    expect(github.checkRuns.map((run) => run.conclusion)).toEqual(['neutral', 'success']);
+    const run = github.checkRuns[1]!;
+    expect(run.head_sha).toBe(sha);
+    expect(run.output).toEqual({
+      title: '1 affected docs page is changed too',
+      summary: expect.stringContaining(
+        'This pull request changes what these docs pages describe, and changes them too:',
+      ),
+    });
+    expect(run.output!.summary).toContain(`[\`reference/options.mdx\`](${OPTIONS_LINK})`);
+  });
+
+  it('passes with "no docs page" when the change touches no documented name, or no code', async () => {
+    await start(CHECK_ON);
+    const code = codePullRequest(
+      'longer-timeout',
+      { 'src/options.ts': OPTIONS_CODE.replace('timeout: 10', 'timeout: 10,\n  verbose: false') },
+      'Add verbose',
+    );
+    await pullRequest('reopened', code.number, 'longer-timeout');
+    const tests = codePullRequest(
+      'test-only',
+      { 'test/options.test.ts': 'expect(defaults.timeout).toBe(10);\n' },
+      'More tests',
+    );
+    const before = github.calls.length;
+    await pullRequest('opened', tests.number, 'test-only');
+
+    expect(github.checkRuns.map((run) => [run.conclusion, run.output])).toEqual([
+      [
+        'success',
+        {
+          title: 'No docs page is affected',
+          summary:
+            'No docs page is affected by this change. The pages read: `docs/` of octo-org/docs-site at `main`.',
+        },
+      ],
+      [
+        'success',
+        {
+          title: 'No docs page is affected',
+          summary: 'No docs page is affected by this change: it changes no code.',
+        },
+      ],
+    ]);
+    // A change without code needs no docs: nothing is downloaded for it.
+    expect(github.calls.slice(before).filter((call) => call.path.includes('tarball'))).toEqual([]);
+  });
+
+  it('does nothing without the setting: no check run, no request but the settings read', async () => {
+    await start('docs_root: docs\n');
+    const code = codePullRequest('rename-retries', { 'src/options.ts': RENAMED }, 'Rename maxRetries');
+    const before = github.calls.length;
+    await pullRequest('opened', code.number, 'rename-retries');
+    expect(github.checkRuns).toEqual([]);
+    expect(github.calls.slice(before).map((call) => `${call.method} ${call.path}`)).toEqual([
+      `POST api.github.com/app/installations/${INSTALLATION_ID}/access_tokens`,
+      'POST api.github.com/graphql',
+    ]);
+  });
+
+  it('writes no check run in token mode, where GitHub refuses check runs to anything but an app', async () => {
+    await start(CHECK_ON, [], 'token');
+    const code = codePullRequest('rename-retries', { 'src/options.ts': RENAMED }, 'Rename maxRetries');
+    const before = github.calls.length;
+    await pullRequest('opened', code.number, 'rename-retries');
+    expect(github.checkRuns).toEqual([]);
+    expect(github.calls.slice(before).map((call) => `${call.method} ${call.path}`)).toEqual([
+      'POST api.github.com/graphql',
+    ]);
+  });
+
+  it('warns, saying why, when the change cannot be read, and the delivery still succeeds', async () => {
+    await start(CHECK_ON);
+    const code = codePullRequest('rename-retries', { 'src/options.ts': RENAMED }, 'Rename maxRetries');
+    github.fail('GET', /\/pulls\/\d+\/files$/, [403, { message: 'Resource not accessible by integration' }]);
+    await pullRequest('synchronize', code.number, 'rename-retries');
+    expect(github.checkRuns).toHaveLength(1);
+    expect(github.checkRuns[0]).toMatchObject({
+      conclusion: 'neutral',
+      output: {
+        title: 'The docs could not be checked',
+        summary: `The docs pages this pull request affects could not be listed: GitHub answered GET /repos/${REPOSITORY}/pulls/${code.number}/files with HTTP 403 (Resource not accessible by integration).`,
+      },
+    });
+  });
+
+  it('lists the pages of the docs repository that sync.docs_repository names', async () => {
+    const docsOnly = new Map([...files].filter(([path]) => path.startsWith('docs/')));
+    const handbook = new FakeGitHub(HANDBOOK, docsOnly);
+    await start(`sync:\n  docs_repository: ${HANDBOOK}\n  check: true\n`, [handbook]);
+    // The code repository keeps no docs: a page listed can only be the handbook's.
+    github.git.refs.set(
+      'main',
+      github.git.writeCommit({
+        tree: github.git.writeTree(new Map([...files].filter(([path]) => !path.startsWith('docs/')))),
+        message: 'docs moved to the handbook',
+        parents: [github.git.resolve('main')!],
+      }),
+    );
+    const code = codePullRequest('rename-retries', { 'src/options.ts': RENAMED }, 'Rename maxRetries');
+
+    await pullRequest('opened', code.number, 'rename-retries');
+    expect(github.checkRuns[0]!.output).toEqual({
+      title: 'The docs could not be checked',
+      summary: `docwright is not installed on ${HANDBOOK}, the docs repository that \`sync.docs_repository\` in .github/docwright.yml names, so its pages could not be read. Install the app on it too.`,
+    });
+
+    const { project } = await t.service.store.projects.upsertOnGitHub({
+      host: hostOf(t.config.github.hosts),
+      repository: HANDBOOK,
+      baseRef: 'main',
+      installationId: INSTALLATION_ID,
+    });
+    await t.service.store.projects.applySettings(project.id, {
+      baseRef: 'main',
+      docsRoot: parseDocsRoot('docs'),
+      model: null,
+      writable: [],
+    });
+    await pullRequest('synchronize', code.number, 'rename-retries');
+    const run = github.checkRuns[1]!;
+    expect(run.conclusion).toBe('neutral');
+    expect(run.output!.summary).toContain(
+      `This pull request changes what these pages of ${HANDBOOK} describe:`,
+    );
+    expect(run.output!.summary).toContain(
+      `- [\`reference/options.mdx\`](https://github.com/${HANDBOOK}/blob/main/docs/reference/options.mdx)`,
+    );
+    expect(run.output!.summary).toContain('maxRetries renamed to retryLimit (src/options.ts:2)');
+    expect(handbook.checkRuns).toEqual([]);
+  });
+
+  it('is asked for by the app manifest: the pull_request event and the Checks permission, as the docs list them', () => {
+    const manifest = parseYaml(readFileSync('app.yml', 'utf8')) as {
+      default_events: string[];
+      default_permissions: Record<string, string>;
+    };
+    expect(manifest.default_events).toContain('pull_request');
+    expect(manifest.default_permissions.checks).toBe('write');
+    expect(readFileSync('docs/github-app.mdx', 'utf8')).toMatch(
+      /\n\| permission: Checks +\| read and write: the docs check run on pull requests/,
+    );
+  });
+
+  it('keeps the summary within GitHub’s 65,535 characters however many pages are affected', () => {
+    const evidence = {
+      kind: 'name' as const,
+      name: 'maxRetries',
+      change: 'removed' as const,
+      diffLine: { file: 'src/options.ts', line: 2, text: 'maxRetries: 3,' },
+      pageLine: { line: 5, text: `## maxRetries ${'x'.repeat(1_000)}` },
+      weight: 0.8,
+    };
+    const pages = Array.from({ length: 2_000 }, (_, index) => ({
+      path: `reference/page-${index}.mdx`,
+      score: 0.8,
+      affected: true,
+      evidence: [evidence, evidence, evidence, evidence],
+    }));
+    const place = {
+      repository: REPOSITORY,
+      branch: 'main',
+      docsRoot: 'docs',
+      webUrl: 'https://github.com',
+      ownRepository: true,
+    };
+    const { summary } = docsCheckOutput(pages, pages, place, '/docs');
+    expect(summary.length).toBeLessThanOrEqual(65_535);
+    expect(summary).toMatch(/\n- …and \d+ more pages\n\nComment `\/docs sync` on this pull request/);
+    // Each page listed shows its three strongest pieces of evidence.
+    const lines = summary.split('\n');
+    const listed = lines.filter((line) => line.startsWith('- [')).length;
+    expect(listed).toBeGreaterThan(0);
+    expect(lines.filter((line) => line.startsWith('  - '))).toHaveLength(3 * listed);
   });
 });

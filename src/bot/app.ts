@@ -3,6 +3,7 @@ import { readRepositoryStart } from '../github/repository-start.js';
 import { handleCommandComment, type CommentContext } from './commands.js';
 import { fromIssueComment, fromReviewComment } from './comment-event.js';
 import { oncePerDelivery } from './deliveries.js';
+import { checkPullRequestDocs } from './docs-check.js';
 import { addInstalledRepositories, removeInstalledRepositories } from './projects.js';
 import { archiveClosedPullRequestJob, handlePush } from './repository-events.js';
 import { syncMergedPullRequest } from './sync-command.js';
@@ -14,7 +15,14 @@ import type { BotDependencies } from './types.js';
  */
 function commentContext(
   deps: BotDependencies,
-  context: Context<'issue_comment.created' | 'pull_request_review_comment.created' | 'pull_request.closed'>,
+  context: Context<
+    | 'issue_comment.created'
+    | 'pull_request_review_comment.created'
+    | 'pull_request.closed'
+    | 'pull_request.opened'
+    | 'pull_request.reopened'
+    | 'pull_request.synchronize'
+  >,
 ) {
   const { repository } = context.payload;
   // A hand-made delivery may lack the node id; the commit then goes the REST way.
@@ -40,7 +48,8 @@ function commentContext(
 /**
  * The docwright GitHub App: slash commands in issues and pull requests become jobs and
  * follow-ups; installations create and disable projects; a job's pull request closing archives
- * the job; a push to a base branch refreshes the assistant's index. Edited comments are not
+ * the job; a pull request opened or pushed to gets the docs check (when its repository asks for
+ * it); a push to a base branch refreshes the assistant's index. Edited comments are not
  * subscribed to, so they never trigger work.
  */
 export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
@@ -109,6 +118,20 @@ export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
           headRef: pullRequest.head.ref,
         }),
       );
+    });
+    app.on(['pull_request.opened', 'pull_request.reopened', 'pull_request.synchronize'], (context) => {
+      const { pull_request: pullRequest, repository } = context.payload;
+      return checkPullRequestDocs(deps, commentContext(deps, context), {
+        repository: {
+          owner: repository.owner.login,
+          repo: repository.name,
+          fullName: repository.full_name,
+          defaultBranch: repository.default_branch,
+        },
+        installationId: context.payload.installation?.id ?? null,
+        number: pullRequest.number,
+        headSha: pullRequest.head.sha,
+      });
     });
     app.on('push', (context) => {
       const { payload } = context;

@@ -108,6 +108,7 @@ export function createGitHubBot(
     settings,
     indexes: deps.indexes,
     heads: access.forge,
+    forge: access.forge,
     logger,
     host: hostOf(deps.github.hosts),
     webUrl: deps.github.hosts.webUrl,

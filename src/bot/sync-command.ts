@@ -26,20 +26,40 @@ export async function pullRequestSyncPrompt(
 }
 
 /**
- * The project whose docs a sync of this repository's code updates: the repository's own, or the
- * project of the docs repository its settings name (`sync.docs_repository`), which the app must be
- * installed on. A string is the reason there is none, for the thread.
+ * The project holding the docs of this repository's code: the repository's own, or the project of
+ * the docs repository its settings name (`sync.docs_repository`); null when the app is not
+ * installed on that one.
+ */
+export async function docsProjectOf(
+  deps: BotDependencies,
+  project: ProjectRow,
+  settings: RepositorySettings,
+): Promise<ProjectRow | null> {
+  const repository = settings.sync.docsRepository;
+  if (!repository || repository.toLowerCase() === project.repository.toLowerCase()) return project;
+  const docs = await deps.store.projects.findOnGitHub(deps.host, repository);
+  return docs && !docs.disabled_at ? docs : null;
+}
+
+/**
+ * Why the docs repository `sync.docs_repository` names cannot be worked on, and what came of it
+ * (`nothing was started`), for the thread or the check run.
+ */
+export function docsRepositoryNotInstalled(repository: string, outcome: string): string {
+  return `docwright is not installed on ${repository}, the docs repository that \`sync.docs_repository\` in .github/docwright.yml names, so ${outcome}. Install the app on it too.`;
+}
+
+/**
+ * The project whose docs a sync of this repository's code updates (see docsProjectOf). A string is
+ * the reason there is none, for the thread.
  */
 export async function syncDocsProject(
   deps: BotDependencies,
   project: ProjectRow,
   settings: RepositorySettings,
 ): Promise<ProjectRow | string> {
-  const repository = settings.sync.docsRepository;
-  if (!repository || repository.toLowerCase() === project.repository.toLowerCase()) return project;
-  const docs = await deps.store.projects.findOnGitHub(deps.host, repository);
-  if (docs && !docs.disabled_at) return docs;
-  return `docwright is not installed on ${repository}, the docs repository that \`sync.docs_repository\` in .github/docwright.yml names, so nothing was started. Install the app on it too.`;
+  const docs = await docsProjectOf(deps, project, settings);
+  return docs ?? docsRepositoryNotInstalled(settings.sync.docsRepository ?? '', 'nothing was started');
 }
 
 /** The fields of a merged pull request a docs sync needs. */

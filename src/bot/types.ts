@@ -1,4 +1,5 @@
 import type { JobService } from '../engine/job-service.js';
+import type { Forge } from '../forge/types.js';
 import type { BranchHead } from '../github/repository-start.js';
 import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/index.js';
@@ -20,6 +21,8 @@ export interface BotDependencies {
     sawHead(repository: string, branch: string, head: BranchHead | null): void;
     sawRepository(repository: string, nodeId: string): void;
   };
+  /** Reads a docs project's base branch (one tarball, kept for the next job) for the docs check. */
+  forge: Pick<Forge, 'resolveRef' | 'snapshot'>;
   /** The assistant's docs indexes: a push to a base branch makes one stale. */
   indexes: { invalidate(projectId: string): void };
   logger: Logger;

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { InvalidArgumentError, type Command } from 'commander';
 import {
   analyzeImpact,
-  diffFilePath,
+  pagesLeftStale,
   parseUnifiedDiff,
   readImpactInput,
   describeEvidence,
@@ -104,12 +104,11 @@ async function impactCommand(
   const listed = result.pages.filter((page) => page.affected).slice(0, options.limit);
   const output = options.json ? JSON.stringify({ pages: listed.map(jsonPage) }, null, 2) : text(listed);
   if (!options.check) return { output, exitCode: EXIT.ok };
-  const changed = await changedPaths(
-    parsed.files.map(diffFilePath),
-    options.docs,
-    options.range !== undefined,
+  const stale = pagesLeftStale(
+    listed,
+    parsed,
+    await docsRootInRepository(options.docs, options.range !== undefined),
   );
-  const stale = listed.filter((page) => !changed.has(page.path));
   if (stale.length === 0) return { output, exitCode: EXIT.ok };
   const names = stale.map((page) => page.path).join(', ');
   return {
@@ -168,23 +167,20 @@ async function rangeDiff(range: string): Promise<string> {
 }
 
 /**
- * The diff's paths that are pages of the docs root, relative to it. Diff paths are relative to the
- * repository root: the git repository's top level when there is one (always for `--range`), else
- * the working directory.
+ * The docs root relative to the repository root, which the diff's paths are relative to: the git
+ * repository's top level when there is one (always for `--range`), else the working directory.
  */
-async function changedPaths(files: readonly string[], docs: string, inGit: boolean): Promise<Set<string>> {
+async function docsRootInRepository(docs: string, inGit: boolean): Promise<string> {
   let top = process.cwd();
   try {
     top = (await git('git', ['rev-parse', '--show-toplevel'])).stdout.trim();
   } catch (error) {
     if (inGit) throw error;
   }
-  const root = path
+  return path
     .relative(await realpath(top), await realpath(docs))
     .split(path.sep)
     .join('/');
-  const prefix = root === '' ? '' : `${root}/`;
-  return new Set(files.filter((file) => file.startsWith(prefix)).map((file) => file.slice(prefix.length)));
 }
 
 function limit(value: string): number {

@@ -54,9 +54,10 @@ const SettingsSchema = z
           .regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name, e.g. octo-org/docs')
           .optional(),
         on_merge: z.boolean().default(false),
+        check: z.boolean().default(false),
       })
       .strict()
-      .default({ on_merge: false }),
+      .default({ on_merge: false, check: false }),
   })
   .strict();
 
@@ -84,12 +85,17 @@ export interface RepositorySettings {
   /** Null: the server's default model. */
   model: string | null;
   branchPrefix: string;
-  /** `/docs sync`: where the docs of this repository's code live, and whether a merge runs it. */
+  /**
+   * `/docs sync`: where the docs of this repository's code live, whether a merge runs it, and
+   * whether pull requests get the docs check.
+   */
   sync: {
     /** `owner/name` of the repository holding the docs; null: this repository. */
     docsRepository: string | null;
     /** A merged pull request gets the same docs sync job as `/docs sync` in its conversation. */
     onMerge: boolean;
+    /** Every code pull request gets a check run listing the docs pages it makes stale. */
+    check: boolean;
   };
 }
 
@@ -133,7 +139,11 @@ export function parseSettings(raw: unknown): RepositorySettings {
     allowedBots: parseAllowedBots(values.allowed_bots),
     model: values.model ?? null,
     branchPrefix: values.branch_prefix,
-    sync: { docsRepository: values.sync.docs_repository ?? null, onMerge: values.sync.on_merge },
+    sync: {
+      docsRepository: values.sync.docs_repository ?? null,
+      onMerge: values.sync.on_merge,
+      check: values.sync.check,
+    },
   };
 }
 

@@ -40,7 +40,7 @@ export function analyzeImpact(input: ImpactInput): ImpactResult {
   const candidates = input.pages.filter((page) => isDocsPagePath(page.path));
   const copies = pageCopies(candidates.map((page) => page.path));
   const pages = candidates.filter((page) => !copies.has(page.path));
-  const code = diff.files.filter((file) => fileRole(file) === 'code');
+  const code = diff.files.filter(isCode);
   if (code.length === 0 || pages.length === 0) return { pages: [] };
   const tests = diff.files.filter((file) => fileRole(file) === 'test');
   const names = diffNames(code, tests);
@@ -58,6 +58,18 @@ export function analyzeImpact(input: ImpactInput): ImpactResult {
   );
   const limit = input.limit === undefined ? ranked.length : Math.max(0, Math.floor(input.limit));
   return { pages: ranked.slice(0, limit) };
+}
+
+/**
+ * Whether a diff changes code: only then can it make a page stale, so a diff of docs, tests or CI
+ * files alone needs no docs read to be analysed.
+ */
+export function changesCode(diff: ParsedDiff): boolean {
+  return diff.files.some(isCode);
+}
+
+function isCode(file: DiffFile): boolean {
+  return fileRole(file) === 'code';
 }
 
 /**
