@@ -184,7 +184,8 @@ describe.each(DIALECTS)('engine on %s', (dialect) => {
     expect(jobs.every((job) => agent.runsOf.get(job.id) === 1)).toBe(true);
     expect(jobs.every((job) => commitsOn(job.id) === 1)).toBe(true);
     expect(agent.maxOverlap).toBe(1);
-  });
+    // 24 jobs on three replicas: what is asserted is once each and never overlapping, not how fast.
+  }, 120_000);
 
   it.runIf(dialect === 'postgres')(
     'a docs change announced on one replica rebuilds the assistant index of every other replica',

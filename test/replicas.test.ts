@@ -129,7 +129,8 @@ describe('three replicas on one PostgreSQL database', () => {
       victim.alive = false;
       ids.push(...(await createJobs(JOBS / 2, JOBS)));
 
-      const deadline = Date.now() + 90_000;
+      // Correctness, not speed, is the claim here: a loaded machine gets all the time it needs.
+      const deadline = Date.now() + 240_000;
       let statuses = new Map<string, number>();
       for (;;) {
         const { rows } = await database.query<{ status: string; count: number }>(
@@ -171,7 +172,7 @@ describe('three replicas on one PostgreSQL database', () => {
     } finally {
       await database.end();
     }
-  }, 110_000);
+  }, 270_000);
 });
 
 /**
