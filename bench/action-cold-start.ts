@@ -124,7 +124,7 @@ export async function runActionBenchmark(): Promise<string> {
       row('`node dist/index.js`, in the runner', runner),
       row('`node -e fetch(...)`', bare),
       '',
-      `Bundle: \`dist/index.js\` is ${(bundle.length / 1024).toFixed(0)} KiB (${(gzipSync(bundle).length / 1024).toFixed(0)} KiB gzipped; budget 4096 KiB), built and minified by \`npm run package\` (ncc), with the engine, the agents, the docs checks and the GitHub forge for jobs run in the runner, and no native module; the rest of \`dist/\` is ${(await restOfDist()) / 1024 < 1 ? 'under 1' : ((await restOfDist()) / 1024).toFixed(0)} KiB (pino's worker files and licenses).`,
+      `Bundle: \`dist/index.js\`, the file the runner starts, is ${(bundle.length / 1024).toFixed(0)} KiB (${(gzipSync(bundle).length / 1024).toFixed(0)} KiB gzipped); with the chunks it loads when it needs them (the runner's engine, agents, model SDKs and docs checks; the settings parser) and pino's worker files, \`dist/\` holds ${((bundle.length + (await restOfDist())) / 1024).toFixed(0)} KiB of JavaScript (budget 4096 KiB), built by \`npm run package\` (ncc, then esbuild's minifier), with no native module.`,
     ].join('\n');
   } finally {
     await api.close();
@@ -132,9 +132,11 @@ export async function runActionBenchmark(): Promise<string> {
   }
 }
 
-/** Bytes of dist/ besides index.js. */
+/** Bytes of the JavaScript of dist/ besides index.js. */
 async function restOfDist(): Promise<number> {
-  const files = (await fs.readdir(path.dirname(DIST))).filter((file) => file !== 'index.js');
+  const files = (await fs.readdir(path.dirname(DIST))).filter(
+    (file) => file !== 'index.js' && file.endsWith('.js'),
+  );
   const sizes = await Promise.all(
     files.map(async (file) => (await fs.stat(path.join(path.dirname(DIST), file))).size),
   );

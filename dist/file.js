@@ -1,12 +1,1 @@
-'use strict'
-
-const pino = require('./pino')
-const { once } = require('node:events')
-
-module.exports = async function (opts = {}) {
-  const destOpts = Object.assign({}, opts, { dest: opts.destination || 1, sync: false })
-  delete destOpts.destination
-  const destination = pino.destination(destOpts)
-  await once(destination, 'ready')
-  return destination
-}
+"use strict";const pino=require("./pino"),{once}=require("node:events");module.exports=async function(e={}){const n=Object.assign({},e,{dest:e.destination||1,sync:!1});delete n.destination;const t=pino.destination(n);return await once(t,"ready"),t};

@@ -5,29 +5,17 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { examplePayload, jobFixture } from './helpers/github-recorder.js';
 
 const run = promisify(execFile);
-
-/** The `ncc build …` arguments of the `package` script, writing to `outDir` instead of dist. */
-async function packageArguments(outDir: string): Promise<string[]> {
-  const manifest = JSON.parse(await fs.readFile('package.json', 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  // The script may clear dist/ first (`rm -rf dist && ncc build …`): the build is its last command.
-  const build = manifest.scripts.package!.split('&&').at(-1)!.trim();
-  const words = build.split(/\s+/);
-  expect(words.slice(0, 2)).toEqual(['ncc', 'build']);
-  const output = words.indexOf('-o');
-  expect(words[output + 1]).toBe('dist');
-  words[output + 1] = outDir;
-  return words.slice(1);
-}
 
 function nccCli(): string | null {
   try {
@@ -56,7 +44,11 @@ describe('dist/', () => {
     ).toBe(true);
     const outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-dist-'));
     try {
-      await run(process.execPath, [cli, ...(await packageArguments(outDir)), '--quiet'], {
+      const manifest = JSON.parse(await fs.readFile('package.json', 'utf8')) as {
+        scripts: Record<string, string>;
+      };
+      expect(manifest.scripts.package).toBe('tsx scripts/package-action.ts');
+      await run(process.execPath, ['--import', 'tsx', 'scripts/package-action.ts', outDir], {
         maxBuffer: 16 * 2 ** 20,
       });
       const built = (await fs.readdir(outDir)).sort();
@@ -81,6 +73,71 @@ describe('the bundle', () => {
     const sizes = await Promise.all(files.map(async (file) => (await fs.stat(path.join('dist', file))).size));
     expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThan(4 * 2 ** 20);
     expect(files.filter((file) => file.endsWith('.node'))).toEqual([]);
+  });
+  it('starts server mode and answers a comment that is not a command from index.js alone, without the chunks', async () => {
+    // A copy of dist/ without its chunks: whatever the step would read of them fails loudly.
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-dist-entry-'));
+    const api = http.createServer((request, response) => {
+      request.resume();
+      response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(jobFixture()));
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    try {
+      const entry = (await fs.readdir('dist')).filter((file) => !/^\d+\.index\.js$/.test(file));
+      expect(entry.length).toBeLessThan((await fs.readdir('dist')).length);
+      for (const file of entry) await fs.copyFile(path.join('dist', file), path.join(dir, file));
+      const runStep = async (event: string, payload: unknown, inputs: Record<string, string>) => {
+        await fs.writeFile(path.join(dir, 'event.json'), JSON.stringify(payload));
+        await fs.writeFile(path.join(dir, 'output'), '');
+        const env = {
+          PATH: process.env.PATH,
+          GITHUB_EVENT_NAME: event,
+          GITHUB_EVENT_PATH: path.join(dir, 'event.json'),
+          GITHUB_OUTPUT: path.join(dir, 'output'),
+          GITHUB_REPOSITORY: 'Codertocat/Hello-World',
+          ...Object.fromEntries(
+            Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]),
+          ),
+        };
+        const { stdout } = await run(process.execPath, [path.join(dir, 'index.js')], { env });
+        return { stdout, output: await fs.readFile(path.join(dir, 'output'), 'utf8') };
+      };
+      const port = (api.address() as AddressInfo).port;
+      const server = await runStep(
+        'workflow_dispatch',
+        { inputs: {} },
+        {
+          'base-url': `http://127.0.0.1:${port}`,
+          'api-key': 'svc_entry',
+          'project-id': 'docs',
+          prompt: 'replace "a" with "b"',
+          wait: 'false',
+        },
+      );
+      expect(server.stdout).toContain('Created job job23.');
+      expect(server.output).toMatch(/^job-id<<.*\njob23\n/m);
+      // No base-url: the runner's mode, ended by a comment that is not a command before any chunk.
+      const chatter = await runStep(
+        'issue_comment',
+        examplePayload('issue_comment', 'created', (payload) => {
+          payload.comment.body = 'Thanks, looks good!';
+        }),
+        { 'github-token': `ghs_${'e'.repeat(36)}`, command: '/docs' },
+      );
+      expect(chatter.stdout).toContain('The comment does not start with /docs.');
+    } finally {
+      await new Promise((resolve) => api.close(resolve));
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('dist/licenses.txt', () => {
+  it('names the licenses of the packages the bundle carries', async () => {
+    const text = await fs.readFile('dist/licenses.txt', 'utf8');
+    const names = new Set(text.split('\n').filter((line) => /^(@[\w.-]+\/)?[\w.-]+$/.test(line)));
+    for (const name of ['zod', 'js-yaml', 'ai', '@octokit/core', '@ai-sdk/openai', 'pino', 'micromark'])
+      expect(names, `${name} is bundled, so its license must be listed`).toContain(name);
   });
 });
 

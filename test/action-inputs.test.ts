@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import * as core from '@actions/core';
+import { WorkflowCommands } from '../src/action/workflow-commands.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseInputs } from '../src/action/inputs.js';
 
@@ -12,7 +12,7 @@ const required = {
   'project-id': 'docs',
   'base-url': 'https://docwright.example.com/',
 };
-const read = (name: string) => core.getInput(name);
+const read = (name: string) => new WorkflowCommands(process.env).getInput(name);
 
 afterEach(() => vi.unstubAllEnvs());
 

@@ -1,7 +1,7 @@
 /**
  * `run()` as the runner calls it: inputs from INPUT_* variables, the event from GITHUB_EVENT_PATH,
  * outputs and the job summary into GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, the real
- * `@actions/core`, and nock for the API.
+ * workflow commands on stdout, and nock for the API.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -17,7 +17,7 @@ const job = jobFixture;
 
 let dir: string;
 let stdout: string[];
-// core.summary remembers the first summary file it sees, so every test shares one and it is emptied.
+// Every test writes its summary to one file, emptied before each run.
 let summaryPath: string;
 
 async function runWith(event: { name: string; payload: unknown }, inputs: Record<string, string>) {

@@ -4,7 +4,7 @@ import type { Job } from '../protocol/agent-job.js';
 import type { Inputs } from './inputs.js';
 import type { PollEnd, PollOptions } from '../client/wait-for-job.js';
 
-/** Where the Action writes what it does; main.ts passes `@actions/core`'s functions. */
+/** Where the Action writes what it does: main.ts passes the runner's workflow commands. */
 export interface Log {
   info(message: string): void;
   notice(message: string): void;

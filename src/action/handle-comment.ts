@@ -13,7 +13,7 @@ import {
 } from '../github/index.js';
 import { DocwrightError } from '../core/errors.js';
 import { readPullRequestChange } from '../github/pull-request-change.js';
-import { formatSyncPrompt } from '../impact/index.js';
+import { formatSyncPrompt } from '../impact/sync-request.js';
 import { ActionError } from './action-error.js';
 import type { ActionContext, ActionResult } from './context.js';
 import { describeError } from './describe-error.js';

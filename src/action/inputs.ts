@@ -37,7 +37,7 @@ export interface Inputs {
 /** The inputs that decide whether an event is for the Action at all (route.ts). */
 export type RouteInputs = Pick<Inputs, 'command' | 'allowedBots' | 'prompt' | 'jobId'>;
 
-/** Reads one input the way `core.getInput` does: trimmed, empty when unset. */
+/** Reads one input the way the runner passes it (`INPUT_<NAME>`): trimmed, empty when unset. */
 export type ReadInput = (name: string) => string;
 
 /**
@@ -124,7 +124,7 @@ function baseUrl(value: string, problems: string[]): string {
   return value;
 }
 
-/** YAML 1.2 core booleans, as `core.getBooleanInput` accepts them. */
+/** YAML 1.2 core booleans, as `@actions/core`'s `getBooleanInput` accepts them. */
 function boolean(read: ReadInput, name: string, fallback: boolean, problems: string[]): boolean {
   const value = read(name);
   if (value === '') return fallback;

@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import { ApiError, DocwrightClient } from '../client/index.js';
 import { redactConfiguredSecrets } from '../core/redact.js';
 import { createOctokit, type PolicyOctokit } from '../github/octokit.js';
@@ -10,13 +9,17 @@ import { parseInputs, parseRouteInputs, type Inputs } from './inputs.js';
 import { failureOf, nothingChanged, outputsOf, summaryMarkdown } from './outcome.js';
 import { routeEvent } from './route.js';
 import { runRoute } from './run-action.js';
+import { WorkflowCommands } from './workflow-commands.js';
 
-const read = (name: string): string => core.getInput(name);
+// eslint-disable-next-line no-restricted-properties -- the Action's edge, like cli.ts for the CLI
+const step = new WorkflowCommands(process.env);
+
+const read = (name: string): string => step.getInput(name);
 
 const log: Log = {
-  info: (message) => core.info(message),
-  notice: (message) => core.notice(message),
-  warning: (message) => core.warning(message),
+  info: (message) => step.info(message),
+  notice: (message) => step.notice(message),
+  warning: (message) => step.warning(message),
 };
 
 /**
@@ -30,12 +33,12 @@ export async function run(): Promise<void> {
   const environment = readRunnerEnvironment(process.env);
   // Before anything could print them: the key, the token and the model credentials.
   const secrets = [
-    core.getInput('api-key'),
-    core.getInput('github-token'),
+    step.getInput('api-key'),
+    step.getInput('github-token'),
     environment.providers.openai.apiKey,
     environment.providers.anthropic.apiKey,
   ];
-  for (const secret of secrets) if (secret) core.setSecret(secret);
+  for (const secret of secrets) if (secret) step.setSecret(secret);
   redactConfiguredSecrets(secrets);
   const cancel = new AbortController();
   const abort = () => cancel.abort();
@@ -58,7 +61,7 @@ export async function run(): Promise<void> {
     } else {
       if (!octokit) throw new Error('inputs in the runner always hold a token');
       // Server mode never loads the runner's parts.
-      const { openRunner } = await import(/* webpackMode: "eager" */ './runner/open-runner.js');
+      const { openRunner } = await import('./runner/open-runner.js');
       const runner = await openRunner({
         octokit,
         hosts: environment.hosts,
@@ -67,7 +70,7 @@ export async function run(): Promise<void> {
         inputs,
         providers: environment.providers,
         thread: event.kind === 'comment' ? event.thread : null,
-        debug: (line) => core.debug(line),
+        debug: (line) => step.debug(line),
         signal: cancel.signal,
         onRetry: (sentence) => log.info(sentence),
       });
@@ -81,9 +84,9 @@ export async function run(): Promise<void> {
     const route = routeEvent(event, inputs);
     if (route.kind === 'ignore') return log.info(route.reason);
     const result = await runRoute(context, route);
-    await report(result, inputs);
+    report(result, inputs);
   } catch (error) {
-    core.setFailed(describeError(error, inputs ?? { baseUrl: 'base-url', projectId: 'project-id' }));
+    step.setFailed(describeError(error, inputs ?? { baseUrl: 'base-url', projectId: 'project-id' }));
   } finally {
     // A job still running in the runner when the step ends (timed out) stops, committing nothing more.
     cancel.abort();
@@ -145,19 +148,19 @@ async function settledOrSlept(settled: Promise<void>, ms: number, signal?: Abort
   clearTimeout(timer);
 }
 
-async function report(result: ActionResult, inputs: Inputs): Promise<void> {
-  for (const [name, value] of Object.entries(outputsOf(result))) core.setOutput(name, value);
+function report(result: ActionResult, inputs: Inputs): void {
+  for (const [name, value] of Object.entries(outputsOf(result))) step.setOutput(name, value);
   if (result.kind === 'ignored') return;
   const unchanged = nothingChanged(result.run);
   if (unchanged) log.warning(unchanged);
   try {
-    await core.summary.addRaw(summaryMarkdown(result.run, inputs)).write();
+    step.appendSummary(summaryMarkdown(result.run, inputs));
   } catch (error) {
     // Outside a runner there is no summary file; the outputs still carry the result.
     log.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
   }
   const failure = failureOf(result.run, inputs);
-  if (failure) core.setFailed(failure);
+  if (failure) step.setFailed(failure);
 }
 
 /** A short line for a repeated attempt (describeError's sentences are for the final failure). */

@@ -53,7 +53,7 @@ export function nothingChanged(run: JobRun): string | null {
   return `Job ${job.id} completed without changing anything.${reply ? ` The agent said: ${reply}` : ''}`;
 }
 
-/** The job summary (`core.summary`) in Markdown: the job, the request, its status and the pull request. */
+/** The job summary (`GITHUB_STEP_SUMMARY`) in Markdown: the job, the request, its status and the pull request. */
 export function summaryMarkdown(run: JobRun, inputs: Pick<Inputs, 'projectId' | 'mode'>): string {
   const { job, created, end } = run;
   const status =

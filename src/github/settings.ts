@@ -1,12 +1,12 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { isValidBranchName } from './repository-name.js';
+import { SETTINGS_FILE } from './settings-file.js';
 import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
 import { DEFAULT_COMMAND, parseAllowedBots, PERMISSION_LEVELS, type AllowedBots } from './index.js';
 import type { PermissionLevel } from './index.js';
 
-/** The file, under `.github/`, that configures docwright for a repository. */
-export const SETTINGS_FILE = 'docwright.yml';
+export { SETTINGS_FILE } from './settings-file.js';
 
 /** One `writable:` glob, relative to the repository: `README.md`, `CHANGELOG.md`, `api/*.yaml`. */
 const writableGlob = z

@@ -8,7 +8,7 @@ import {
 } from '../../github/index.js';
 import type { GitHubHosts } from '../../github/hosts.js';
 import { readRepositoryStart } from '../../github/repository-start.js';
-import { SETTINGS_FILE, settingsFromText, settingsKeys, SettingsError } from '../../github/settings.js';
+import { SETTINGS_FILE } from '../../github/settings-file.js';
 import type { ModelProviders } from '../../models/models.js';
 import type { ProjectRow } from '../../store/index.js';
 import { ActionError } from '../action-error.js';
@@ -52,6 +52,9 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
       `GITHUB_REPOSITORY is "${repository}", not owner/repo: run the Action in a workflow.`,
     );
   const start = await readRepositoryStart(octokit, { owner, repo }, `.github/${SETTINGS_FILE}`);
+  // The settings' parser (YAML and its schema) is read once GitHub has answered, not before the first
+  // request: the step's start waits for nothing it does not need yet.
+  const { settingsFromText, settingsKeys, SettingsError } = await import('../../github/settings.js');
   const settings = settingsFromText(start.settingsText);
   if (settings instanceof SettingsError) throw new ActionError(`${settings.message}.`);
   if (!start.defaultBranch)
@@ -76,9 +79,10 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
     installation_id: null,
     writable: settings.writable.length === 0 ? null : settings.writable.join('\n'),
   };
-  // The engine, the agents and the model SDKs are most of the bundle: loaded only once GitHub has
-  // answered the first question (so a step that stops there never pays for them), never in server mode.
-  const { createRunnerJobs } = await import(/* webpackMode: "eager" */ './runner-parts.js');
+  // The engine, the agents and the model SDKs are most of the bundle, in chunks of their own: read and
+  // parsed only once GitHub has answered the first question (so a step that stops there never pays
+  // for them), never in server mode.
+  const { createRunnerJobs } = await import('./runner-parts.js');
   const jobs = createRunnerJobs({
     ...options,
     project,

@@ -7,7 +7,7 @@ import { runJobDirectly, type DirectRunOptions } from '../../engine/run-directly
 import { renderPullRequestBody } from '../../github/pull-request-body.js';
 import type { Thread } from '../../github/index.js';
 import type { Job } from '../../protocol/agent-job.js';
-import { parseSyncPrompt } from '../../impact/index.js';
+import { parseSyncPrompt } from '../../impact/sync-request.js';
 import type { JobMessageRow, JobRow, ProjectRow } from '../../store/index.js';
 import { ActionError } from '../action-error.js';
 import { recoverJob, type RecoverOptions, type RunnerJob } from './recover-job.js';

@@ -1,0 +1,2 @@
+/** The file, under `.github/`, that configures docwright for a repository. */
+export const SETTINGS_FILE = 'docwright.yml';
