@@ -169,6 +169,27 @@ describe('the bundled Action with no server', () => {
     expect(statusComments(pull.number)).toHaveLength(1);
   }, 120_000);
 
+  it('takes a second /docs in the same issue as a follow-up: the same branch, pull request and status comment', async () => {
+    const first = await runAction(issueComment(REPLACE));
+    expect(first.code, first.stdout).toBe(0);
+    const followUp = await runAction(
+      issueComment('/docs replace "a running web service" with "a live web service"'),
+    );
+    expect(followUp.code, followUp.stdout).toBe(0);
+    expect(followUp.outputs).toMatchObject({
+      'job-id': first.outputs['job-id'],
+      created: 'false',
+      changed: 'true',
+      'pr-link': first.outputs['pr-link'],
+      'comment-id': first.outputs['comment-id'],
+    });
+    const branch = `docwright/job-${first.outputs['job-id']}`;
+    expect(bare.git(['rev-list', '--count', `main..${branch}`])).toBe('2');
+    expect(github.pulls).toHaveLength(1);
+    expect(statusComments(12)).toHaveLength(1);
+    expect(statusComments(12)[0]!.body).toContain(`Pull request ready:** ${first.outputs['pr-link']}`);
+  }, 120_000);
+
   it('fails the step and moves no ref when the edit breaks MDX, saying why in the status comment', async () => {
     const before = refs();
     const result = await runAction(issueComment('/docs replace "an empty account" with "an <Note> account"'));
