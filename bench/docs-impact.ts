@@ -13,7 +13,7 @@
  * `--cli` it also runs the `docwright impact` command on every case, one process each, timed whole.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDocsPagePath } from '../src/docs/index.js';
@@ -150,6 +150,9 @@ function describe(testCase: DocsSyncCase, prediction: Prediction): string {
 function runCli(cases: readonly DocsSyncCase[]): { scores: Scores; times: Map<string, number[]> } {
   const folder = mkdtempSync(join(tmpdir(), 'docs-impact-cli-'));
   const predictions: Predictions = {};
+  // As an installed docwright runs: the compiled lib/cli.js (`npm run build`); else from the sources.
+  const command = existsSync('lib/cli.js') ? ['lib/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
+  console.log(`docwright impact runs as: node ${command.join(' ')}`);
   const times = new Map<string, number[]>([['', []]]);
   try {
     for (const testCase of cases) {
@@ -161,7 +164,7 @@ function runCli(cases: readonly DocsSyncCase[]): { scores: Scores; times: Map<st
       const started = performance.now();
       const run = spawnSync(
         process.execPath,
-        ['--import', 'tsx', 'src/cli.ts', 'impact', '--docs', root, '--patch', '-', '--json'],
+        [...command, 'impact', '--docs', root, '--patch', '-', '--json'],
         { input: testCase.patch, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
       );
       const elapsed = performance.now() - started;
