@@ -213,6 +213,22 @@ describe('/docs sync on a code pull request', () => {
 /** The docs of the code repository's change, in a repository of their own. */
 const HANDBOOK = 'octo-org/handbook';
 
+/** Installs the app on the docs repository too, with its docs in docs/. */
+async function installOnHandbook() {
+  const { project } = await t.service.store.projects.upsertOnGitHub({
+    host: hostOf(t.config.github.hosts),
+    repository: HANDBOOK,
+    baseRef: 'main',
+    installationId: INSTALLATION_ID,
+  });
+  await t.service.store.projects.applySettings(project.id, {
+    baseRef: 'main',
+    docsRoot: parseDocsRoot('docs'),
+    model: null,
+    writable: [],
+  });
+}
+
 describe('docs in another repository', () => {
   let handbook: FakeGitHub;
   beforeEach(async () => {
@@ -221,21 +237,6 @@ describe('docs in another repository', () => {
     handbook.settingsFiles.set('.github/docwright.yml', 'docs_root: docs\n');
     await start(`sync:\n  docs_repository: ${HANDBOOK}\n`, [handbook]);
   });
-
-  async function installOnHandbook() {
-    const { project } = await t.service.store.projects.upsertOnGitHub({
-      host: hostOf(t.config.github.hosts),
-      repository: HANDBOOK,
-      baseRef: 'main',
-      installationId: INSTALLATION_ID,
-    });
-    await t.service.store.projects.applySettings(project.id, {
-      baseRef: 'main',
-      docsRoot: parseDocsRoot('docs'),
-      model: null,
-      writable: [],
-    });
-  }
 
   it('opens the docs pull request in the docs repository, each pull request linking the other', async () => {
     await installOnHandbook();
@@ -499,18 +500,7 @@ describe('sync.check', () => {
       summary: `docwright is not installed on ${HANDBOOK}, the docs repository that \`sync.docs_repository\` in .github/docwright.yml names, so its pages could not be read. Install the app on it too.`,
     });
 
-    const { project } = await t.service.store.projects.upsertOnGitHub({
-      host: hostOf(t.config.github.hosts),
-      repository: HANDBOOK,
-      baseRef: 'main',
-      installationId: INSTALLATION_ID,
-    });
-    await t.service.store.projects.applySettings(project.id, {
-      baseRef: 'main',
-      docsRoot: parseDocsRoot('docs'),
-      model: null,
-      writable: [],
-    });
+    await installOnHandbook();
     await pullRequest('synchronize', code.number, 'rename-retries');
     const run = github.checkRuns[1]!;
     expect(run.conclusion).toBe('neutral');

@@ -1,7 +1,7 @@
 import type { ApplicationFunction, Context, Probot } from 'probot';
 import { readRepositoryStart } from '../github/repository-start.js';
 import { handleCommandComment, type CommentContext } from './commands.js';
-import { fromIssueComment, fromReviewComment } from './comment-event.js';
+import { fromIssueComment, fromReviewComment, repositoryOf } from './comment-event.js';
 import { oncePerDelivery } from './deliveries.js';
 import { checkPullRequestDocs } from './docs-check.js';
 import { addInstalledRepositories, removeInstalledRepositories } from './projects.js';
@@ -107,12 +107,7 @@ export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
       if (!pullRequest.merged) return;
       await oncePerDelivery(deps.store, { id: context.id, event: 'merged' }, () =>
         syncMergedPullRequest(deps, commentContext(deps, context), {
-          repository: {
-            owner: repository.owner.login,
-            repo: repository.name,
-            fullName: repository.full_name,
-            defaultBranch: repository.default_branch,
-          },
+          repository: repositoryOf(repository),
           installationId: context.payload.installation?.id ?? null,
           number: pullRequest.number,
           headRef: pullRequest.head.ref,
@@ -122,12 +117,7 @@ export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
     app.on(['pull_request.opened', 'pull_request.reopened', 'pull_request.synchronize'], (context) => {
       const { pull_request: pullRequest, repository } = context.payload;
       return checkPullRequestDocs(deps, commentContext(deps, context), {
-        repository: {
-          owner: repository.owner.login,
-          repo: repository.name,
-          fullName: repository.full_name,
-          defaultBranch: repository.default_branch,
-        },
+        repository: repositoryOf(repository),
         installationId: context.payload.installation?.id ?? null,
         number: pullRequest.number,
         headSha: pullRequest.head.sha,

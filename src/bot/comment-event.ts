@@ -4,9 +4,17 @@ import type { CommentKind, GitHubUser, Thread } from '../github/index.js';
 import type { PullRequestHead } from './job-pull-request.js';
 
 /** A comment that may hold a command, from either event that carries one, in one shape. */
+/** The repository a webhook event is about, as the handlers use it. */
+export interface EventRepository {
+  owner: string;
+  repo: string;
+  fullName: string;
+  defaultBranch: string;
+}
+
 export interface CommandComment {
   deliveryId: string;
-  repository: { owner: string; repo: string; fullName: string; defaultBranch: string };
+  repository: EventRepository;
   /** The app installation the event came through; null for a repository webhook (token mode). */
   installationId: number | null;
   thread: Thread;
@@ -39,19 +47,25 @@ const user = (value: { login: string; type?: string } | null | undefined): GitHu
   type: value?.type ?? 'User',
 });
 
-function repositoryOf(payload: IssueCommentContext['payload'] | ReviewCommentContext['payload']) {
+/** The repository of a webhook payload. */
+export function repositoryOf(repository: {
+  owner: { login: string };
+  name: string;
+  full_name: string;
+  default_branch: string;
+}): EventRepository {
   return {
-    owner: payload.repository.owner.login,
-    repo: payload.repository.name,
-    fullName: payload.repository.full_name,
-    defaultBranch: payload.repository.default_branch,
+    owner: repository.owner.login,
+    repo: repository.name,
+    fullName: repository.full_name,
+    defaultBranch: repository.default_branch,
   };
 }
 
 /** `issue_comment.created`: a comment in an issue's or a pull request's conversation. */
 export function fromIssueComment(context: IssueCommentContext): CommandComment {
   const { payload } = context;
-  const repository = repositoryOf(payload);
+  const repository = repositoryOf(payload.repository);
   const isPullRequest = Boolean(payload.issue.pull_request);
   return {
     deliveryId: context.id,
@@ -89,7 +103,7 @@ function nodesOf(comment: string | undefined, subject: string | undefined): Comm
 /** `pull_request_review_comment.created`: a comment on a line of a pull request's diff. */
 export function fromReviewComment(context: ReviewCommentContext): CommandComment {
   const { payload } = context;
-  const repository = repositoryOf(payload);
+  const repository = repositoryOf(payload.repository);
   const pullRequest = payload.pull_request;
   return {
     deliveryId: context.id,

@@ -13,6 +13,7 @@ import {
   readImpactPages,
 } from '../impact/index.js';
 import type { ProjectRow } from '../store/index.js';
+import type { EventRepository } from './comment-event.js';
 import {
   DOCS_CHECK_NAME,
   docsCheckOutput,
@@ -28,7 +29,7 @@ import type { BotDependencies } from './types.js';
 
 /** The fields of a pull request that was opened, reopened or pushed to that the docs check needs. */
 export interface CheckedPullRequest {
-  repository: { owner: string; repo: string; fullName: string; defaultBranch: string };
+  repository: EventRepository;
   installationId: number | null;
   number: number;
   /** The commit the check run belongs to. */

@@ -6,6 +6,7 @@ import type { ProjectRow } from '../store/index.js';
 import { applySettings, projectForEvent } from './projects.js';
 import type { RepositoryClient } from './repository-clients.js';
 import type { ConfigReader } from './settings-cache.js';
+import type { EventRepository } from './comment-event.js';
 import type { BotDependencies } from './types.js';
 
 /**
@@ -64,7 +65,7 @@ export async function syncDocsProject(
 
 /** The fields of a merged pull request a docs sync needs. */
 export interface MergedPullRequest {
-  repository: { owner: string; repo: string; fullName: string; defaultBranch: string };
+  repository: EventRepository;
   installationId: number | null;
   number: number;
   headRef: string;
