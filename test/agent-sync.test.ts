@@ -73,7 +73,7 @@ function run(
 }
 
 const request = {
-  link: 'https://github.com/acme/client/pull/7',
+  htmlUrl: 'https://github.com/acme/client/pull/7',
   title: 'Rename maxRetries to retryLimit',
   body: 'The token now comes from a file.',
   diff: RENAME_DIFF,

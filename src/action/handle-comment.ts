@@ -64,7 +64,8 @@ export async function handleComment(
     // up to the start of the job gets its status comment below.
     found = await threadJob(context, octokit, event);
     target = found ? await followUpTarget(context, found.jobId) : null;
-    const prompt = sync ? await pullRequestSyncPrompt(octokit, event.thread) : instruction;
+    // A comment's payload has no diff: the pull request is read as GitHub has it now.
+    const prompt = sync ? formatSyncPrompt(await readPullRequestChange(octokit, event.thread)) : instruction;
     started = await startJob(context, prompt, target);
   } catch (error) {
     // The request never became (part of) a job: say why in a comment of its own, leaving the
@@ -122,10 +123,4 @@ async function followUpTarget(context: ActionContext, jobId: string): Promise<st
     log.info(`Job ${jobId} of this thread is not in project ${inputs.projectId}; starting a new job.`);
   }
   return null;
-}
-
-/** The request of a docs sync: the pull request as GitHub has it now (a comment's payload has no diff). */
-async function pullRequestSyncPrompt(octokit: GitHubApi, thread: CommentEvent['thread']): Promise<string> {
-  const change = await readPullRequestChange(octokit, thread);
-  return formatSyncPrompt({ link: change.htmlUrl, ...change });
 }

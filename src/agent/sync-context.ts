@@ -30,7 +30,7 @@ export async function syncPlan(request: SyncRequest, files: Overlay, policy: Wri
 /** What the request is about, for the first line of a reply: the pull request's link or its title. */
 export function syncSubject(request: SyncRequest): string {
   const title = request.title === '' ? 'this code change' : `"${request.title}"`;
-  return request.link ? `${title} (${request.link})` : title;
+  return request.htmlUrl ? `${title} (${request.htmlUrl})` : title;
 }
 
 /** The reply when the change makes no page stale: nothing is edited and no pull request opened. */

@@ -11,6 +11,8 @@ import {
   syncOutsidePullRequestReply,
   type PermissionLevel,
 } from '../github/index.js';
+import { readPullRequestChange } from '../github/pull-request-change.js';
+import { formatSyncPrompt } from '../impact/index.js';
 import type { ProjectRow } from '../store/index.js';
 import { commandTarget } from './command-target.js';
 import { mayBeCommand, type CommandComment } from './comment-event.js';
@@ -27,7 +29,7 @@ import {
 } from './replies.js';
 import type { ConfigReader } from './settings-cache.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
-import { pullRequestSyncPrompt, syncDocsProject } from './sync-command.js';
+import { syncDocsProject } from './sync-command.js';
 import type { BotDependencies } from './types.js';
 
 /** What a handler gets from Probot's context: the installation's Octokit and `context.config`. */
@@ -120,7 +122,7 @@ async function handleCommand(
     await reply(context, comment, docs);
     return;
   }
-  const prompt = await pullRequestSyncPrompt(context.octokit, comment.thread);
+  const prompt = formatSyncPrompt(await readPullRequestChange(context.octokit, comment.thread));
   await startOrContinue(deps, context, comment, { project: docs, settings, react }, prompt);
 }
 

@@ -1,5 +1,4 @@
 import { readPullRequestChange } from '../github/pull-request-change.js';
-import type { PullRequestRef } from '../github/pull-request-files.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
 import { formatSyncPrompt } from '../impact/index.js';
 import type { ProjectRow } from '../store/index.js';
@@ -8,23 +7,6 @@ import type { RepositoryClient } from './repository-clients.js';
 import type { ConfigReader } from './settings-cache.js';
 import type { EventRepository } from './comment-event.js';
 import type { BotDependencies } from './types.js';
-
-/**
- * The prompt of a docs sync job for a pull request: its link, title, description and diff, read
- * from GitHub as they are now (a comment's payload has no diff).
- */
-export async function pullRequestSyncPrompt(
-  octokit: RepositoryClient,
-  pullRequest: PullRequestRef,
-): Promise<string> {
-  const change = await readPullRequestChange(octokit, pullRequest);
-  return formatSyncPrompt({
-    link: change.htmlUrl,
-    title: change.title,
-    body: change.body,
-    diff: change.diff,
-  });
-}
 
 /**
  * The project holding the docs of this repository's code: the repository's own, or the project of
@@ -102,7 +84,8 @@ export async function syncMergedPullRequest(
     });
     return;
   }
-  const prompt = await pullRequestSyncPrompt(context.octokit, thread);
+  // A comment's or a merge's payload has no diff: the pull request is read as GitHub has it now.
+  const prompt = formatSyncPrompt(await readPullRequestChange(context.octokit, thread));
   const job = await deps.jobs.create(docs.id, prompt, { branchPrefix: settings.branchPrefix });
   await deps.store.githubThreads.register({
     jobId: job.id,

@@ -17,8 +17,8 @@ const MAX_SYNC_PROMPT = 20_000;
 const MAX_DESCRIPTION = 2_000;
 
 export interface SyncRequest {
-  /** The code pull request's address, when there is one. */
-  link?: string;
+  /** The code pull request's address, when there is one (GitHub's `html_url`). */
+  htmlUrl?: string;
   title: string;
   body: string;
   /** A unified diff of the change. */
@@ -38,7 +38,7 @@ export function formatSyncPrompt(request: SyncRequest, limit = MAX_SYNC_PROMPT):
   const head = [
     SYNC_HEADING,
     '',
-    ...(request.link ? [`Code pull request: ${request.link}`] : []),
+    ...(request.htmlUrl ? [`Code pull request: ${request.htmlUrl}`] : []),
     `Title: ${oneLine(request.title)}`,
     '',
     'Description:',
@@ -66,7 +66,7 @@ export function parseSyncPrompt(prompt: string): SyncRequest | null {
   let body = descriptionAt === -1 ? '' : head.slice(descriptionAt + '\nDescription:\n'.length);
   body = body.replace(/\nLeft out of the diff \(too long\): .*\n?$/, '').trim();
   const request: SyncRequest = { title, body: body === '(none)' ? '' : body, diff: text.slice(split + 7) };
-  if (link) request.link = link;
+  if (link) request.htmlUrl = link;
   return request;
 }
 
