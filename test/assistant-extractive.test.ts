@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
-import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
+import { ANSWER_RELEVANCE_THRESHOLD, ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { ModelAnswerer } from '../src/assistant/answer/model.js';
 import { retrieve } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
@@ -218,13 +218,14 @@ describe('extractive answers', () => {
       return { cited: answer.sources.length, asked };
     };
     // The passage's confidence is its relevance here (its `about` share is the same).
-    expect(ask(0.385, false)).toEqual({ cited: 0, asked: 1 });
-    expect(ask(0.385, true)).toEqual({ cited: 1, asked: 1 });
+    const bar = ANSWER_RELEVANCE_THRESHOLD;
+    expect(ask(bar + 0.005, false)).toEqual({ cited: 0, asked: 1 });
+    expect(ask(bar + 0.005, true)).toEqual({ cited: 1, asked: 1 });
     expect(ask(0.595, false)).toEqual({ cited: 0, asked: 1 });
     // A confident answer needs no phrase, and the index is not asked for one.
     expect(ask(0.605, false)).toEqual({ cited: 1, asked: 0 });
     // Below the lower bar a phrase does not save it.
-    expect(ask(0.375, true).cited).toBe(0);
+    expect(ask(bar - 0.005, true).cited).toBe(0);
   });
 
   it('answers a doubtful question without a phrase when its words single out one page', () => {
