@@ -1,7 +1,8 @@
 /**
  * Reader questions on two real docs sites:
  * `npx tsx bench/answer-quality.ts [--tune|--fresh|--fresh2|...|--fresh10] [--verbose]`; on three,
- * pooled: `npx tsx bench/answer-quality.ts --pooled [--verbose]`.
+ * pooled: `npx tsx bench/answer-quality.ts --pooled [--verbose]`; the bar for a first answer swept
+ * on the three sites' sets tuned on: `npx tsx bench/answer-quality.ts --bars`.
  *
  * `--pooled` asks, on each of the two corpora and on docwright's own docs/ (14 pages), every set
  * tuned on and, apart, every set never tuned on (see `pooledSets`), and prints for each Hit@1,
@@ -85,10 +86,15 @@ function vectorOf(index: DocsIndex, text: string): Promise<number[] | undefined>
   return vector;
 }
 
-async function ask(index: DocsIndex, conversation: ConversationTurn[], citedPaths?: string[]) {
+async function ask(
+  index: DocsIndex,
+  conversation: ConversationTurn[],
+  citedPaths?: string[],
+  by: ExtractiveAnswerer = answerer,
+) {
   const input = { conversation, retrievalPageSize: PAGE_SIZE, citedPaths };
   const retrieval = await retrieveHybrid(index, input, (text) => vectorOf(index, text));
-  const answer = answerer.answer({ conversation, ...retrieval, signal: new AbortController().signal });
+  const answer = by.answer({ conversation, ...retrieval, signal: new AbortController().signal });
   let text = '';
   for await (const delta of answer.text) text += delta;
   return { passages: retrieval.passages, sources: answer.sources, text };
@@ -100,7 +106,13 @@ const row = (name: string, scores: RankScores) =>
   `| ${name} | ${scores.queries} | ${percent(scores.hit1)} | ${percent(scores.hit5)} | ${scores.mrr.toFixed(3)} |`;
 
 /** Search alone and the answer over one pooled set of a site; misses printed when `verbose`. */
-async function measurePooled(index: DocsIndex, site: string, which: 'tuning' | 'untuned', verbose: boolean) {
+async function measurePooled(
+  index: DocsIndex,
+  site: string,
+  which: 'tuning' | 'untuned',
+  verbose: boolean,
+  by: ExtractiveAnswerer = answerer,
+) {
   const { reader, offTopic } = pooledSets(site as Parameters<typeof pooledSets>[0], which);
   warnUnknownPages(
     index,
@@ -117,7 +129,7 @@ async function measurePooled(index: DocsIndex, site: string, which: 'tuning' | '
       queryVector: await vectorOf(index, question.query),
     });
     searched.push(hits.map((hit) => hit.urlPath));
-    const answer = await ask(index, [{ role: 'user', text: question.query }]);
+    const answer = await ask(index, [{ role: 'user', text: question.query }], undefined, by);
     const pages = answer.sources.map((source) => pathOf(source.url));
     cited.push(pages);
     if (pages.length === 0) declined += 1;
@@ -134,7 +146,7 @@ async function measurePooled(index: DocsIndex, site: string, which: 'tuning' | '
   }
   let offDeclined = 0;
   for (const question of offTopic) {
-    const answer = await ask(index, [{ role: 'user', text: question }]);
+    const answer = await ask(index, [{ role: 'user', text: question }], undefined, by);
     if (answer.sources.length === 0) offDeclined += 1;
     else if (verbose) console.log(`  ${site} answered off-topic: ${question} -> ${answer.sources[0]!.url}`);
   }
@@ -174,7 +186,53 @@ async function pooled(): Promise<void> {
   console.log(lines.join('\n'));
 }
 
+/** Bars for a first answer that `--bars` compares (see `bars`). */
+const SWEPT_BARS = [0.32, 0.34, 0.36, 0.38, 0.4];
+/** How many off-topic questions answered one wrongly declined reader question costs as much as. */
+const DECLINE_COST = 2;
+
+/**
+ * The bar for a first answer swept over the sets tuned on of the three sites: per bar and site,
+ * reader questions declined and off-topic questions answered, and the cost of both, a wrongly
+ * declined reader question weighing `DECLINE_COST` off-topic questions answered (shares of each
+ * site's sets, summed over the sites, so a small site counts as much as a large one). Sets never
+ * tuned on are not asked: the bar is chosen here and measured there once, by `--pooled`.
+ */
+async function bars(): Promise<void> {
+  console.log(`The bar for a first answer, sets tuned on. Machine: ${machineDescription()}\n`);
+  const lines = [
+    `| bar | ${ALL_SITES.map((site) => `${site}: declined / off-topic answered`).join(' | ')} | cost |`,
+    `|---|${ALL_SITES.map(() => '---|').join('')}---|`,
+  ];
+  const indexes = await Promise.all(ALL_SITES.map((site) => loadSiteIndex(site)));
+  for (const bar of SWEPT_BARS) {
+    const by = new ExtractiveAnswerer(bar);
+    const cells: string[] = [];
+    let cost = 0;
+    for (const [position, site] of ALL_SITES.entries()) {
+      const index = indexes[position];
+      if (!index) {
+        cells.push('(site missing)');
+        continue;
+      }
+      const result = await measurePooled(index, site, 'tuning', false, by);
+      const [declined, asked] = result.onTopicDeclined;
+      const [offDeclined, offAsked] = result.offTopicDeclined;
+      const answered = offAsked - offDeclined;
+      cost += (DECLINE_COST * declined) / asked + answered / offAsked;
+      cells.push(`${declined} of ${asked} / ${answered} of ${offAsked}`);
+    }
+    lines.push(`| ${bar} | ${cells.join(' | ')} | ${cost.toFixed(3)} |`);
+  }
+  for (const index of indexes) index?.close();
+  console.log(lines.join('\n'));
+  console.log(
+    `\nCost: per site, ${DECLINE_COST} x the share of reader questions declined plus the share of off-topic questions answered, summed over the sites.`,
+  );
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--bars')) return bars();
   if (process.argv.includes('--pooled')) return pooled();
   const flags: Half[] = [
     'tune',

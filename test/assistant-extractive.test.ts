@@ -202,9 +202,9 @@ describe('extractive answers', () => {
   it('answers a doubtful question only when a retrieved page holds two of its neighbouring words side by side', () => {
     // Every word of "reverse a linked list in Java" is on some docs page, each on its own; a
     // reader's question uses the docs' own phrases ("custom domain").
-    const ask = (relevance: number, holds: boolean) => {
+    const ask = (relevance: number, holds: boolean, by = answerer) => {
       let asked = 0;
-      const answer = answerer.answer({
+      const answer = by.answer({
         conversation: [user('how do I reverse a linked list in Java')],
         query: 'how do I reverse a linked list in Java',
         passages: [hit('/deploy/reverse-proxy', relevance, 'Put a reverse proxy in front of the docs.')],
@@ -226,6 +226,9 @@ describe('extractive answers', () => {
     expect(ask(0.605, false)).toEqual({ cited: 1, asked: 0 });
     // Below the lower bar a phrase does not save it.
     expect(ask(bar - 0.005, true).cited).toBe(0);
+    // The bar is the answerer's own when it is given one (the benchmark sweeps it).
+    expect(ask(bar + 0.005, true, new ExtractiveAnswerer(bar + 0.01)).cited).toBe(0);
+    expect(ask(bar - 0.005, true, new ExtractiveAnswerer(bar - 0.01)).cited).toBe(1);
   });
 
   it('answers a doubtful question without a phrase when its words single out one page', () => {

@@ -123,6 +123,9 @@ interface Excerpt {
 export class ExtractiveAnswerer implements Answerer {
   readonly name = 'extractive';
 
+  /** `answerBar`: the confidence a first answer needs (see `ANSWER_RELEVANCE_THRESHOLD`). */
+  constructor(private readonly answerBar = ANSWER_RELEVANCE_THRESHOLD) {}
+
   answer(input: AnswerInput): Answer {
     const question = input.conversation.at(-1)?.text ?? input.query;
     const passages = distinctPages(input.passages);
@@ -142,7 +145,7 @@ export class ExtractiveAnswerer implements Answerer {
       0,
       ...passages.map((passage) => (answered ? passage.relevance : confidence(passage, words))),
     );
-    const threshold = answered ? FOLLOW_UP_RELEVANCE_THRESHOLD : ANSWER_RELEVANCE_THRESHOLD;
+    const threshold = answered ? FOLLOW_UP_RELEVANCE_THRESHOLD : this.answerBar;
     const unphrased =
       !answered &&
       best < PHRASE_FREE_THRESHOLD &&
