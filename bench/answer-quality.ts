@@ -7,8 +7,9 @@
  * `--pooled` asks, on each of the two corpora and on docwright's own docs/ (14 pages), every set
  * tuned on and, apart, every set never tuned on (see `pooledSets`), and prints for each Hit@1,
  * Hit@5 and MRR@10 of search alone and of the pages the answer cites, the share of reader
- * questions the answer declines (on-topic declined) and the share of off-topic questions it
- * declines. `--verbose` prints the misses of the sets tuned on only.
+ * questions the answer declines (on-topic declined; of them, how many search alone ranks a page
+ * that answers first, the worst declines) and the share of off-topic questions it declines.
+ * `--verbose` prints the misses of the sets tuned on only.
  *
  * For each site, the reader questions of bench/queries are asked twice: to search alone (the
  * ranked pages of `DocsIndex.search`, one section per page) and to the offline assistant (the
@@ -122,6 +123,7 @@ async function measurePooled(
   const searched: string[][] = [];
   const cited: string[][] = [];
   let declined = 0;
+  let declinedFirstRight = 0;
   for (const question of reader) {
     const hits = index.search(question.query, {
       limit: 10,
@@ -133,6 +135,8 @@ async function measurePooled(
     const pages = answer.sources.map((source) => pathOf(source.url));
     cited.push(pages);
     if (pages.length === 0) declined += 1;
+    // The worst decline: the page search ranks first answers the question.
+    if (pages.length === 0 && question.expected.includes(hits[0]?.urlPath ?? '')) declinedFirstRight += 1;
     if (verbose && !question.expected.includes(pages[0] ?? ''))
       console.log(
         `  ${site} ${pages.length === 0 ? 'declined' : 'miss'}: ${question.query} -> ${
@@ -154,6 +158,7 @@ async function measurePooled(
     search: rankScores(reader, searched),
     cited: rankScores(reader, cited),
     onTopicDeclined: [declined, reader.length] as const,
+    declinedFirstRight,
     offTopicDeclined: [offDeclined, offTopic.length] as const,
   };
 }
@@ -178,7 +183,7 @@ async function pooled(): Promise<void> {
     for (const which of ['tuning', 'untuned'] as const) {
       const result = await measurePooled(index, site, which, verbose && which === 'tuning');
       lines.push(
-        `| ${site} | ${which === 'tuning' ? 'tuned on' : 'never tuned on'} | ${result.search.queries} | ${scores(result.search)} | ${scores(result.cited)} | ${share(result.onTopicDeclined)} | ${share(result.offTopicDeclined)} |`,
+        `| ${site} | ${which === 'tuning' ? 'tuned on' : 'never tuned on'} | ${result.search.queries} | ${scores(result.search)} | ${scores(result.cited)} | ${share(result.onTopicDeclined)}, ${result.declinedFirstRight} with search's first page right | ${share(result.offTopicDeclined)} |`,
       );
     }
     index.close();
