@@ -14,10 +14,11 @@ import { parse as parseYaml } from 'yaml';
 import { findJobMarker } from '../src/github/index.js';
 import { hostOf } from '../src/github/hosts.js';
 import { parseSettings } from '../src/github/settings.js';
-import { docsCheckOutput } from '../src/bot/docs-check-output.js';
+import { DOCS_CHECK_NAME, docsCheckOutput } from '../src/bot/docs-check-output.js';
 import { parseDocsRoot } from '../src/write-policy/index.js';
 import { FakeGitHub } from './fixtures/bot/fake-github.js';
 import {
+  checkRunRerequested,
   closedPullRequest,
   INSTALLATION_ID,
   issueComment,
@@ -479,6 +480,61 @@ describe('sync.check', () => {
     });
   });
 
+  /** Delivers `check_run.rerequested`, signed: someone chose "Re-run" on a check run. */
+  async function rerun(options: Parameters<typeof checkRunRerequested>[0]) {
+    const payload = JSON.stringify(checkRunRerequested(options));
+    await t.probot.webhooks.verifyAndReceive({
+      id: randomUUID(),
+      name: 'check_run',
+      payload,
+      signature: await sign(WEBHOOK_SECRET, payload),
+    });
+  }
+
+  it('checks the same commit again when someone re-runs the check, for the pull request it was written for', async () => {
+    await start(CHECK_ON);
+    const code = codePullRequest('rename-retries', { 'src/options.ts': RENAMED }, 'Rename maxRetries');
+    // Refused until the installation accepts the permissions the app asks for; then someone re-runs.
+    github.fail('GET', /\/pulls\/\d+\/files$/, [403, { message: 'Resource not accessible by integration' }]);
+    const sha = await pullRequest('opened', code.number, 'rename-retries');
+    expect(github.checkRuns[0]).toMatchObject({
+      head_sha: sha,
+      external_id: String(code.number),
+      output: { title: 'The docs could not be checked' },
+    });
+
+    // GitHub lists no pull request with a run of a fork's pull request: the run's own id says it.
+    await rerun({ name: DOCS_CHECK_NAME, sha, externalId: String(code.number), pullRequests: [] });
+    expect(github.checkRuns).toHaveLength(2);
+    expect(github.checkRuns[1]).toMatchObject({
+      name: DOCS_CHECK_NAME,
+      head_sha: sha,
+      external_id: String(code.number),
+      conclusion: 'neutral',
+      output: { title: '1 docs page may be stale' },
+    });
+    expect(github.checkRuns[1]!.output!.summary).toContain(`[\`reference/options.mdx\`](${OPTIONS_LINK})`);
+
+    // A run without the id (written by an earlier version) goes by the pull request GitHub lists.
+    await rerun({ name: DOCS_CHECK_NAME, sha, externalId: '', pullRequests: [code.number] });
+    expect(github.checkRuns.map((run) => [run.head_sha, run.output?.title])).toEqual([
+      [sha, 'The docs could not be checked'],
+      [sha, '1 docs page may be stale'],
+      [sha, '1 docs page may be stale'],
+    ]);
+  });
+
+  it("leaves alone the re-runs of other apps' check runs, which GitHub sends every app with the Checks permission", async () => {
+    await start(CHECK_ON);
+    const code = codePullRequest('rename-retries', { 'src/options.ts': RENAMED }, 'Rename maxRetries');
+    const sha = github.git.resolve('rename-retries')!;
+    const before = github.calls.length;
+    await rerun({ name: DOCS_CHECK_NAME, sha, externalId: '1', pullRequests: [code.number], appId: 99 });
+    await rerun({ name: 'lint', sha, externalId: '', pullRequests: [code.number] });
+    expect(github.checkRuns).toEqual([]);
+    expect(github.calls.slice(before)).toEqual([]);
+  });
+
   it('lists the pages of the docs repository that sync.docs_repository names', async () => {
     const docsOnly = new Map([...files].filter(([path]) => path.startsWith('docs/')));
     const handbook = new FakeGitHub(HANDBOOK, docsOnly);
@@ -514,16 +570,16 @@ describe('sync.check', () => {
     expect(handbook.checkRuns).toEqual([]);
   });
 
-  it('is asked for by the app manifest: the pull_request event and the Checks permission, as the docs list them', () => {
+  it('is asked for by the app manifest: the pull_request and check_run events and the Checks permission, as the docs list them', () => {
     const manifest = parseYaml(readFileSync('app.yml', 'utf8')) as {
       default_events: string[];
       default_permissions: Record<string, string>;
     };
-    expect(manifest.default_events).toContain('pull_request');
+    expect(manifest.default_events).toEqual(expect.arrayContaining(['pull_request', 'check_run']));
     expect(manifest.default_permissions.checks).toBe('write');
-    expect(readFileSync('docs/github-app.mdx', 'utf8')).toMatch(
-      /\n\| permission: Checks +\| read and write: the docs check run on pull requests/,
-    );
+    const page = readFileSync('docs/github-app.mdx', 'utf8');
+    expect(page).toMatch(/\n\| permission: Checks +\| read and write: the docs check run on pull requests/);
+    expect(page).toMatch(/\n\| events +\| `check_run`, `issue_comment`, `pull_request`,/);
   });
 
   it('keeps the summary within GitHub’s 65,535 characters however many pages are affected', () => {

@@ -3,7 +3,7 @@ import { readRepositoryStart } from '../github/repository-start.js';
 import { handleCommandComment, type CommentContext } from './commands.js';
 import { fromIssueComment, fromReviewComment, repositoryOf } from './comment-event.js';
 import { oncePerDelivery } from './deliveries.js';
-import { checkPullRequestDocs } from './docs-check.js';
+import { checkPullRequestDocs, rerequestedPullRequest } from './docs-check.js';
 import { addInstalledRepositories, removeInstalledRepositories } from './projects.js';
 import { archiveClosedPullRequestJob, handlePush } from './repository-events.js';
 import { syncMergedPullRequest } from './sync-command.js';
@@ -22,6 +22,7 @@ function commentContext(
     | 'pull_request.opened'
     | 'pull_request.reopened'
     | 'pull_request.synchronize'
+    | 'check_run.rerequested'
   >,
 ) {
   const { repository } = context.payload;
@@ -49,7 +50,7 @@ function commentContext(
  * The docwright GitHub App: slash commands in issues and pull requests become jobs and
  * follow-ups; installations create and disable projects; a job's pull request closing archives
  * the job; a pull request opened or pushed to gets the docs check (when its repository asks for
- * it); a push to a base branch refreshes the assistant's index. Edited comments are not
+ * it), again when someone re-runs it; a push to a base branch refreshes the assistant's index. Edited comments are not
  * subscribed to, so they never trigger work.
  */
 export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
@@ -121,6 +122,18 @@ export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
         installationId: context.payload.installation?.id ?? null,
         number: pullRequest.number,
         headSha: pullRequest.head.sha,
+      });
+    });
+    // "Re-run" on the docs check: the same check of the same commit, written again.
+    app.on('check_run.rerequested', async (context) => {
+      const { check_run: run, repository } = context.payload;
+      const number = rerequestedPullRequest(deps.appId, run);
+      if (number === null) return;
+      await checkPullRequestDocs(deps, commentContext(deps, context), {
+        repository: repositoryOf(repository),
+        installationId: context.payload.installation?.id ?? null,
+        number,
+        headSha: run.head_sha,
       });
     });
     app.on('push', (context) => {

@@ -81,6 +81,8 @@ export async function checkPullRequestDocs(
       repo: repository.repo,
       name: DOCS_CHECK_NAME,
       head_sha: pullRequest.headSha,
+      // The pull request a "Re-run" is for: GitHub lists none for a pull request from a fork.
+      external_id: String(pullRequest.number),
       status: 'completed',
       conclusion: output.conclusion,
       output: { title: output.title, summary: output.summary },
@@ -89,6 +91,26 @@ export async function checkPullRequestDocs(
   } catch (error) {
     log.warn({ err: error }, 'the docs check run could not be written');
   }
+}
+
+/** The fields of a rerequested check run (`check_run.rerequested`) that say what it checked. */
+export interface RerequestedCheckRun {
+  name: string;
+  head_sha: string;
+  external_id: string | null;
+  app: { id: number } | null;
+  pull_requests: readonly { number: number }[];
+}
+
+/**
+ * The pull request a check run someone asked to run again was written for, when the run is this
+ * app's docs check: the number it was created with, or the one GitHub lists with it. GitHub sends
+ * every app with the Checks permission the re-runs of other apps' check runs too; those are null.
+ */
+export function rerequestedPullRequest(appId: number | null, run: RerequestedCheckRun): number | null {
+  if (appId === null || run.app?.id !== appId || run.name !== DOCS_CHECK_NAME) return null;
+  if (run.external_id && /^\d+$/.test(run.external_id)) return Number(run.external_id);
+  return run.pull_requests[0]?.number ?? null;
 }
 
 /** Reads the change, then (when it changes code) the docs, and says which pages it leaves stale. */
