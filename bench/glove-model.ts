@@ -12,9 +12,10 @@
  * looks each token's vector up, and docwright's mean pooling and normalising make the sentence's
  * vector. Words outside the vocabulary are [UNK], whose vector is zero, like the special tokens'.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeModel, FLOAT, INT64, type Graph } from '../test/helpers/onnx-proto.js';
+import { SPECIAL_TOKENS, writeModelFiles } from '../test/helpers/tiny-bert.js';
 
 interface WinkVectors {
   dimensions: number;
@@ -23,8 +24,6 @@ interface WinkVectors {
   /** A word's vector, then its length and its index. */
   vectors: Record<string, number[]>;
 }
-
-const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
 
 const [source, folder] = process.argv.slice(2);
 if (!source || !folder) {
@@ -35,85 +34,25 @@ const data = JSON.parse(readFileSync(source, 'utf8')) as WinkVectors;
 const { dimensions } = data;
 // The tokenizer splits on punctuation and lowercases: only lowercase letters and digits can match.
 const words = data.words.filter((word) => /^[a-z0-9]+$/.test(word));
-const vocabulary = [...SPECIAL, ...words];
+const vocabulary = [...SPECIAL_TOKENS, ...words];
 const table = new Float32Array(vocabulary.length * dimensions);
 words.forEach((word, index) =>
-  table.set(data.vectors[word]!.slice(0, dimensions), (SPECIAL.length + index) * dimensions),
+  table.set(data.vectors[word]!.slice(0, dimensions), (SPECIAL_TOKENS.length + index) * dimensions),
 );
 
-mkdirSync(join(folder, 'onnx'), { recursive: true });
-mkdirSync(join(folder, '1_Pooling'), { recursive: true });
-const json = (file: string, value: unknown) => writeFileSync(join(folder, file), JSON.stringify(value));
-json('config.json', {
-  architectures: ['BertModel'],
-  model_type: 'bert',
-  hidden_size: dimensions,
-  vocab_size: vocabulary.length,
-  max_position_embeddings: 512,
-  pad_token_id: 0,
-});
-json('1_Pooling/config.json', {
-  word_embedding_dimension: dimensions,
-  pooling_mode_mean_tokens: true,
-  pooling_mode_cls_token: false,
-  pooling_mode_max_tokens: false,
-  pooling_mode_mean_sqrt_len_tokens: false,
-});
-json('tokenizer_config.json', {
-  tokenizer_class: 'BertTokenizer',
-  do_lower_case: true,
-  model_max_length: 512,
-  pad_token: '[PAD]',
-  unk_token: '[UNK]',
-  cls_token: '[CLS]',
-  sep_token: '[SEP]',
-  mask_token: '[MASK]',
-});
-const special = (token: string) => ({
-  id: vocabulary.indexOf(token),
-  content: token,
-  single_word: false,
-  lstrip: false,
-  rstrip: false,
-  normalized: false,
-  special: true,
-});
-const token = (name: string) => ({ id: name, ids: [vocabulary.indexOf(name)], tokens: [name] });
-const sequence = (type_id: number) => ({ Sequence: { id: type_id === 0 ? 'A' : 'B', type_id } });
-const specialToken = (id: string, type_id: number) => ({ SpecialToken: { id, type_id } });
-json('tokenizer.json', {
-  version: '1.0',
-  truncation: null,
-  padding: null,
-  added_tokens: SPECIAL.map(special),
-  normalizer: {
-    type: 'BertNormalizer',
-    clean_text: true,
-    handle_chinese_chars: true,
-    strip_accents: null,
-    lowercase: true,
+writeModelFiles(folder, {
+  config: {
+    architectures: ['BertModel'],
+    model_type: 'bert',
+    hidden_size: dimensions,
+    vocab_size: vocabulary.length,
+    max_position_embeddings: 512,
+    pad_token_id: 0,
   },
-  pre_tokenizer: { type: 'BertPreTokenizer' },
-  post_processor: {
-    type: 'TemplateProcessing',
-    single: [specialToken('[CLS]', 0), sequence(0), specialToken('[SEP]', 0)],
-    pair: [
-      specialToken('[CLS]', 0),
-      sequence(0),
-      specialToken('[SEP]', 0),
-      sequence(1),
-      specialToken('[SEP]', 1),
-    ],
-    special_tokens: { '[CLS]': token('[CLS]'), '[SEP]': token('[SEP]') },
-  },
-  decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-  model: {
-    type: 'WordPiece',
-    unk_token: '[UNK]',
-    continuing_subword_prefix: '##',
-    max_input_chars_per_word: 100,
-    vocab: Object.fromEntries(vocabulary.map((name, index) => [name, index])),
-  },
+  vocabulary,
+  hidden: dimensions,
+  maxPositions: 512,
+  pooling: 'mean',
 });
 const batchAndSequence = ['batch_size', 'sequence_length'];
 const graph: Graph = {

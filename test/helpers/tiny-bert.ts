@@ -25,7 +25,9 @@ export interface TinyBertOptions {
   quantizedFileOnly?: boolean;
 }
 
-const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
+/** The special tokens, first in every vocabulary, in BERT's order. */
+export const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
+const SPECIAL = SPECIAL_TOKENS;
 const CHARACTERS = [...'abcdefghijklmnopqrstuvwxyz0123456789', ...'.,;:!?\'"()[]{}-_/\\@#$%&*+=<>|`~^'];
 
 /** The tokens of the vocabulary, by id. */
@@ -43,42 +45,25 @@ export function writeTinyBertFolder(folder: string, options: TinyBertOptions = {
   const intermediate = options.intermediate ?? 64;
   const maxPositions = options.maxPositions ?? 512;
   const vocabulary = tinyVocabulary(options.words);
-  mkdirSync(join(folder, 'onnx'), { recursive: true });
-  const config = {
-    architectures: ['BertModel'],
-    model_type: 'bert',
-    hidden_size: hidden,
-    num_attention_heads: heads,
-    num_hidden_layers: layers,
-    intermediate_size: intermediate,
-    max_position_embeddings: maxPositions,
-    vocab_size: vocabulary.length,
-    type_vocab_size: 2,
-    layer_norm_eps: 1e-12,
-    pad_token_id: 0,
-  };
-  writeJson(join(folder, 'config.json'), config);
-  writeJson(join(folder, 'tokenizer.json'), tokenizerJson(vocabulary));
-  writeJson(join(folder, 'tokenizer_config.json'), {
-    tokenizer_class: 'BertTokenizer',
-    do_lower_case: true,
-    model_max_length: maxPositions,
-    pad_token: '[PAD]',
-    unk_token: '[UNK]',
-    cls_token: '[CLS]',
-    sep_token: '[SEP]',
-    mask_token: '[MASK]',
+  writeModelFiles(folder, {
+    config: {
+      architectures: ['BertModel'],
+      model_type: 'bert',
+      hidden_size: hidden,
+      num_attention_heads: heads,
+      num_hidden_layers: layers,
+      intermediate_size: intermediate,
+      max_position_embeddings: maxPositions,
+      vocab_size: vocabulary.length,
+      type_vocab_size: 2,
+      layer_norm_eps: 1e-12,
+      pad_token_id: 0,
+    },
+    vocabulary,
+    hidden,
+    maxPositions,
+    pooling: options.pooling,
   });
-  if (options.pooling) {
-    mkdirSync(join(folder, '1_Pooling'), { recursive: true });
-    writeJson(join(folder, '1_Pooling', 'config.json'), {
-      word_embedding_dimension: hidden,
-      pooling_mode_cls_token: options.pooling === 'cls',
-      pooling_mode_mean_tokens: options.pooling === 'mean',
-      pooling_mode_max_tokens: false,
-      pooling_mode_mean_sqrt_len_tokens: false,
-    });
-  }
   const graph = bertGraph(
     { layers, hidden, heads, intermediate, maxPositions },
     vocabulary.length,
@@ -87,6 +72,46 @@ export function writeTinyBertFolder(folder: string, options: TinyBertOptions = {
   const file = options.quantizedFileOnly ? 'model_quantized.onnx' : 'model.onnx';
   writeFileSync(join(folder, 'onnx', file), encodeModel(graph, 17));
   return folder;
+}
+
+/**
+ * The files of a model folder beside its ONNX graph: config.json, a WordPiece tokenizer.json
+ * over `vocabulary` (which starts with the special tokens), tokenizer_config.json and, with
+ * `pooling`, sentence-transformers' 1_Pooling/config.json. Creates the folder and its onnx/.
+ */
+export function writeModelFiles(
+  folder: string,
+  files: {
+    config: Record<string, unknown>;
+    vocabulary: string[];
+    hidden: number;
+    maxPositions: number;
+    pooling?: 'cls' | 'mean';
+  },
+): void {
+  mkdirSync(join(folder, 'onnx'), { recursive: true });
+  writeJson(join(folder, 'config.json'), files.config);
+  writeJson(join(folder, 'tokenizer.json'), tokenizerJson(files.vocabulary));
+  writeJson(join(folder, 'tokenizer_config.json'), {
+    tokenizer_class: 'BertTokenizer',
+    do_lower_case: true,
+    model_max_length: files.maxPositions,
+    pad_token: '[PAD]',
+    unk_token: '[UNK]',
+    cls_token: '[CLS]',
+    sep_token: '[SEP]',
+    mask_token: '[MASK]',
+  });
+  if (files.pooling) {
+    mkdirSync(join(folder, '1_Pooling'), { recursive: true });
+    writeJson(join(folder, '1_Pooling', 'config.json'), {
+      word_embedding_dimension: files.hidden,
+      pooling_mode_cls_token: files.pooling === 'cls',
+      pooling_mode_mean_tokens: files.pooling === 'mean',
+      pooling_mode_max_tokens: false,
+      pooling_mode_mean_sqrt_len_tokens: false,
+    });
+  }
 }
 
 function writeJson(file: string, value: unknown): void {
