@@ -84,15 +84,20 @@ function codePullRequest(branch: string, changes: Record<string, string>, title:
   return github.openPullRequest({ head: branch, base: 'main', title, body });
 }
 
-/** Delivers a comment as GitHub does: the JSON body signed with the webhook secret. */
-async function comment(body: string, issue: number, pullRequest?: { body: string }) {
-  const payload = JSON.stringify(issueComment(body, { issue, ...(pullRequest ? { pullRequest } : {}) }));
+/** Delivers an event as GitHub does: the JSON body signed with the webhook secret. */
+async function deliver(name: 'issue_comment' | 'pull_request' | 'check_run', body: unknown) {
+  const payload = JSON.stringify(body);
   await t.probot.webhooks.verifyAndReceive({
     id: randomUUID(),
-    name: 'issue_comment',
+    name,
     payload,
     signature: await sign(WEBHOOK_SECRET, payload),
   });
+}
+
+/** Delivers a comment, signed. */
+async function comment(body: string, issue: number, pullRequest?: { body: string }) {
+  await deliver('issue_comment', issueComment(body, { issue, ...(pullRequest ? { pullRequest } : {}) }));
 }
 
 function statusOf(issue: number) {
@@ -274,13 +279,7 @@ describe('docs in another repository', () => {
 describe('sync.on_merge', () => {
   /** Delivers \`pull_request.closed\` for a merged pull request, signed. */
   async function merged(number: number, head: string) {
-    const payload = JSON.stringify(closedPullRequest({ number, head, body: '', merged: true }));
-    await t.probot.webhooks.verifyAndReceive({
-      id: randomUUID(),
-      name: 'pull_request',
-      payload,
-      signature: await sign(WEBHOOK_SECRET, payload),
-    });
+    await deliver('pull_request', closedPullRequest({ number, head, body: '', merged: true }));
   }
 
   it('runs the docs sync of a merged pull request, with its status in the pull request', async () => {
@@ -331,13 +330,7 @@ describe('sync.check', () => {
   /** Delivers `pull_request.<action>` for a pull request at its branch's head, signed. */
   async function pullRequest(action: 'opened' | 'reopened' | 'synchronize', number: number, head: string) {
     const sha = github.git.resolve(head)!;
-    const payload = JSON.stringify(pullRequestEvent(action, { number, head, sha }));
-    await t.probot.webhooks.verifyAndReceive({
-      id: randomUUID(),
-      name: 'pull_request',
-      payload,
-      signature: await sign(WEBHOOK_SECRET, payload),
-    });
+    await deliver('pull_request', pullRequestEvent(action, { number, head, sha }));
     return sha;
   }
 
@@ -482,13 +475,7 @@ describe('sync.check', () => {
 
   /** Delivers `check_run.rerequested`, signed: someone chose "Re-run" on a check run. */
   async function rerun(options: Parameters<typeof checkRunRerequested>[0]) {
-    const payload = JSON.stringify(checkRunRerequested(options));
-    await t.probot.webhooks.verifyAndReceive({
-      id: randomUUID(),
-      name: 'check_run',
-      payload,
-      signature: await sign(WEBHOOK_SECRET, payload),
-    });
+    await deliver('check_run', checkRunRerequested(options));
   }
 
   it('checks the same commit again when someone re-runs the check, for the pull request it was written for', async () => {
