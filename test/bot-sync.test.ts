@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { findJobMarker } from '../src/github/index.js';
 import { hostOf } from '../src/github/hosts.js';
 import { parseSettings } from '../src/github/settings.js';
 import { DOCS_CHECK_NAME, docsCheckOutput } from '../src/bot/docs-check-output.js';
+import { createLogger, type Logger } from '../src/core/logger.js';
 import { parseDocsRoot } from '../src/write-policy/index.js';
 import { FakeGitHub } from './fixtures/bot/fake-github.js';
 import {
@@ -57,11 +59,16 @@ let t: BotHarness;
 let github: FakeGitHub;
 let removeInterceptors: (() => void) | undefined;
 
-async function start(settings: string, others: FakeGitHub[] = [], mode: 'app' | 'token' = 'app') {
+async function start(
+  settings: string,
+  others: FakeGitHub[] = [],
+  mode: 'app' | 'token' = 'app',
+  logger?: Logger,
+) {
   github = new FakeGitHub(REPOSITORY, files);
   github.settingsFiles.set('.github/docwright.yml', settings);
   removeInterceptors = interceptRepositories([github, ...others]);
-  t = await startBotHarness({ github, mode });
+  t = await startBotHarness({ github, mode, logger });
   github.permissions.set('maintainer', 'write');
 }
 
@@ -447,14 +454,25 @@ describe('sync.check', () => {
     ]);
   });
 
-  it('writes no check run in token mode, where GitHub refuses check runs to anything but an app', async () => {
-    await start(CHECK_ON, [], 'token');
+  it('writes no check run in token mode, where GitHub refuses check runs to anything but an app, and says so once', async () => {
+    const lines: string[] = [];
+    const sink = new PassThrough();
+    sink.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n')));
+    await start(CHECK_ON, [], 'token', createLogger({ level: 'warn', destination: sink, format: 'json' }));
     const code = codePullRequest('rename-retries', { 'src/options.ts': RENAMED }, 'Rename maxRetries');
     const before = github.calls.length;
     await pullRequest('opened', code.number, 'rename-retries');
     expect(github.checkRuns).toEqual([]);
     expect(github.calls.slice(before).map((call) => `${call.method} ${call.path}`)).toEqual([
       'POST api.github.com/graphql',
+    ]);
+    // Every later pull request of the repository is checked no more, and not said again.
+    await pullRequest('synchronize', code.number, 'rename-retries');
+    await pullRequest('reopened', code.number, 'rename-retries');
+    expect(github.checkRuns).toEqual([]);
+    const warnings = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(warnings).toEqual([
+      'sync.check is set, but only the GitHub App writes check runs: no docs check in token mode',
     ]);
   });
 

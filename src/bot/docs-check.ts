@@ -36,6 +36,9 @@ export interface CheckedPullRequest {
   headSha: string;
 }
 
+/** The repositories told, per running app, that token mode writes no docs check. */
+const tokenModeWarnings = new WeakMap<BotDependencies, Set<string>>();
+
 /** The installation's Octokit, which also writes check runs. */
 type ChecksClient = RepositoryClient & { rest: Pick<Octokit['rest'], 'checks'> };
 
@@ -55,8 +58,13 @@ export async function checkPullRequestDocs(
   const settings = await deps.settings.get(repository.fullName, context);
   if (settings instanceof SettingsError || !settings.sync.check) return;
   const log = deps.logger.child({ pullRequest: `${repository.fullName}#${pullRequest.number}` });
-  // GitHub lets only an app write check runs: a token's request would be refused.
+  // GitHub lets only an app write check runs: a token's request would be refused. Said once per
+  // repository and process, not on every pull request.
   if (deps.appId === null) {
+    const warned = tokenModeWarnings.get(deps) ?? new Set<string>();
+    tokenModeWarnings.set(deps, warned);
+    if (warned.has(repository.fullName)) return;
+    warned.add(repository.fullName);
     log.warn('sync.check is set, but only the GitHub App writes check runs: no docs check in token mode');
     return;
   }
