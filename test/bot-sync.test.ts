@@ -21,6 +21,7 @@ import { parseDocsRoot } from '../src/write-policy/index.js';
 import { FakeGitHub } from './fixtures/bot/fake-github.js';
 import {
   checkRunRerequested,
+  checkSuiteRerequested,
   closedPullRequest,
   INSTALLATION_ID,
   issueComment,
@@ -92,7 +93,7 @@ function codePullRequest(branch: string, changes: Record<string, string>, title:
 }
 
 /** Delivers an event as GitHub does: the JSON body signed with the webhook secret. */
-async function deliver(name: 'issue_comment' | 'pull_request' | 'check_run', body: unknown) {
+async function deliver(name: 'issue_comment' | 'pull_request' | 'check_run' | 'check_suite', body: unknown) {
   const payload = JSON.stringify(body);
   await t.probot.webhooks.verifyAndReceive({
     id: randomUUID(),
@@ -529,13 +530,36 @@ describe('sync.check', () => {
     ]);
   });
 
-  it("leaves alone the re-runs of other apps' check runs, which GitHub sends every app with the Checks permission", async () => {
+  it('checks each pull request of the suite again on "Re-run all checks", one from a fork too', async () => {
+    await start(CHECK_ON);
+    const code = codePullRequest('rename-retries', { 'src/options.ts': RENAMED }, 'Rename maxRetries');
+    github.fail('GET', /\/pulls\/\d+\/files$/, [403, { message: 'Resource not accessible by integration' }]);
+    const sha = await pullRequest('opened', code.number, 'rename-retries');
+    const suiteId = github.suiteOf(sha);
+
+    // A fork's pull request is not listed with the suite: its docs check run says which it was.
+    await deliver('check_suite', checkSuiteRerequested({ suiteId, sha, pullRequests: [] }));
+    await deliver('check_suite', checkSuiteRerequested({ suiteId, sha, pullRequests: [code.number] }));
+    expect(github.checkRuns.map((run) => [run.head_sha, run.external_id, run.output?.title])).toEqual([
+      [sha, String(code.number), 'The docs could not be checked'],
+      [sha, String(code.number), '1 docs page may be stale'],
+      [sha, String(code.number), '1 docs page may be stale'],
+    ]);
+
+    // When the suite's runs cannot be listed, the delivery still succeeds and nothing is written.
+    github.fail('GET', /\/check-suites\/\d+\/check-runs$/, [403, { message: 'Forbidden' }]);
+    await deliver('check_suite', checkSuiteRerequested({ suiteId, sha, pullRequests: [] }));
+    expect(github.checkRuns).toHaveLength(3);
+  });
+
+  it("leaves alone the re-runs of other apps' check runs and suites, which GitHub sends every app with the Checks permission", async () => {
     await start(CHECK_ON);
     const code = codePullRequest('rename-retries', { 'src/options.ts': RENAMED }, 'Rename maxRetries');
     const sha = github.git.resolve('rename-retries')!;
     const before = github.calls.length;
     await rerun({ name: DOCS_CHECK_NAME, sha, externalId: '1', pullRequests: [code.number], appId: 99 });
     await rerun({ name: 'lint', sha, externalId: '', pullRequests: [code.number] });
+    await deliver('check_suite', checkSuiteRerequested({ suiteId: 5, sha, pullRequests: [], appId: 99 }));
     expect(github.checkRuns).toEqual([]);
     expect(github.calls.slice(before)).toEqual([]);
   });
@@ -575,16 +599,18 @@ describe('sync.check', () => {
     expect(handbook.checkRuns).toEqual([]);
   });
 
-  it('is asked for by the app manifest: the pull_request and check_run events and the Checks permission, as the docs list them', () => {
+  it('is asked for by the app manifest: the pull_request, check_run and check_suite events and the Checks permission, as the docs list them', () => {
     const manifest = parseYaml(readFileSync('app.yml', 'utf8')) as {
       default_events: string[];
       default_permissions: Record<string, string>;
     };
-    expect(manifest.default_events).toEqual(expect.arrayContaining(['pull_request', 'check_run']));
+    expect(manifest.default_events).toEqual(
+      expect.arrayContaining(['pull_request', 'check_run', 'check_suite']),
+    );
     expect(manifest.default_permissions.checks).toBe('write');
     const page = readFileSync('docs/github-app.mdx', 'utf8');
     expect(page).toMatch(/\n\| permission: Checks +\| read and write: the docs check run on pull requests/);
-    expect(page).toMatch(/\n\| events +\| `check_run`, `issue_comment`, `pull_request`,/);
+    expect(page).toMatch(/\n\| events +\| `check_run`, `check_suite`, `issue_comment`, `pull_request`,/);
   });
 
   it('keeps the summary within GitHub’s 65,535 characters however many pages are affected', () => {

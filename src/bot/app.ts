@@ -3,7 +3,7 @@ import { readRepositoryStart } from '../github/repository-start.js';
 import { handleCommandComment, type CommentContext } from './commands.js';
 import { fromIssueComment, fromReviewComment, repositoryOf } from './comment-event.js';
 import { oncePerDelivery } from './deliveries.js';
-import { checkPullRequestDocs, rerequestedPullRequest } from './docs-check.js';
+import { checkPullRequestDocs, rerequestedPullRequest, rerequestedSuitePullRequests } from './docs-check.js';
 import { addInstalledRepositories, removeInstalledRepositories } from './projects.js';
 import { archiveClosedPullRequestJob, handlePush } from './repository-events.js';
 import { syncMergedPullRequest } from './sync-command.js';
@@ -23,6 +23,7 @@ function commentContext(
     | 'pull_request.reopened'
     | 'pull_request.synchronize'
     | 'check_run.rerequested'
+    | 'check_suite.rerequested'
   >,
 ) {
   const { repository } = context.payload;
@@ -135,6 +136,29 @@ export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
         number,
         headSha: run.head_sha,
       });
+    });
+    // "Re-run all checks" on this app's suite: the docs check of each pull request it was for.
+    app.on('check_suite.rerequested', async (context) => {
+      const { check_suite: suite, repository } = context.payload;
+      const eventRepository = repositoryOf(repository);
+      let numbers: number[];
+      try {
+        numbers = await rerequestedSuitePullRequests(deps.appId, context.octokit, eventRepository, suite);
+      } catch (error) {
+        deps.logger.warn(
+          { err: error, repository: eventRepository.fullName },
+          'the pull requests of a re-run check suite could not be listed: no docs check written',
+        );
+        return;
+      }
+      for (const number of numbers) {
+        await checkPullRequestDocs(deps, commentContext(deps, context), {
+          repository: eventRepository,
+          installationId: context.payload.installation?.id ?? null,
+          number,
+          headSha: suite.head_sha,
+        });
+      }
     });
     app.on('push', (context) => {
       const { payload } = context;

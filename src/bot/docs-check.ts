@@ -121,6 +121,42 @@ export function rerequestedPullRequest(appId: number | null, run: RerequestedChe
   return run.pull_requests[0]?.number ?? null;
 }
 
+/** The fields of a rerequested check suite (`check_suite.rerequested`) that say what it checked. */
+export interface RerequestedCheckSuite {
+  id: number;
+  head_sha: string;
+  app: { id: number | null } | null;
+  pull_requests: readonly { number: number }[];
+}
+
+/**
+ * The pull requests whose docs check "Re-run all checks" on this app's check suite asks for again:
+ * those GitHub lists with the suite or, for a pull request from a fork (none listed), those its
+ * docs check runs were written for. Other apps' suites, which GitHub sends too, have none.
+ */
+export async function rerequestedSuitePullRequests(
+  appId: number | null,
+  octokit: { rest: Pick<Octokit['rest'], 'checks'> },
+  repository: EventRepository,
+  suite: RerequestedCheckSuite,
+): Promise<number[]> {
+  if (appId === null || suite.app?.id !== appId) return [];
+  const listed = suite.pull_requests.map((pullRequest) => pullRequest.number);
+  if (listed.length > 0) return [...new Set(listed)];
+  const { data } = await octokit.rest.checks.listForSuite({
+    owner: repository.owner,
+    repo: repository.repo,
+    check_suite_id: suite.id,
+    check_name: DOCS_CHECK_NAME,
+    per_page: 100,
+  });
+  const written = data.check_runs
+    .map((run) => run.external_id ?? '')
+    .filter((id) => /^\d+$/.test(id))
+    .map(Number);
+  return [...new Set(written)];
+}
+
 /** Reads the change, then (when it changes code) the docs, and says which pages it leaves stale. */
 async function docsCheck(
   deps: BotDependencies,
