@@ -3,7 +3,7 @@ import { readRepositoryStart } from '../github/repository-start.js';
 import { handleCommandComment, type CommentContext } from './commands.js';
 import { fromIssueComment, fromReviewComment, repositoryOf } from './comment-event.js';
 import { oncePerDelivery } from './deliveries.js';
-import { checkPullRequestDocs, rerequestedPullRequest, rerequestedSuitePullRequests } from './docs-check.js';
+import { checkPullRequestDocs, rerunDocsCheck } from './docs-check.js';
 import { addInstalledRepositories, removeInstalledRepositories } from './projects.js';
 import { archiveClosedPullRequestJob, handlePush } from './repository-events.js';
 import { syncMergedPullRequest } from './sync-command.js';
@@ -51,8 +51,8 @@ function commentContext(
  * The docwright GitHub App: slash commands in issues and pull requests become jobs and
  * follow-ups; installations create and disable projects; a job's pull request closing archives
  * the job; a pull request opened or pushed to gets the docs check (when its repository asks for
- * it), again when someone re-runs it; a push to a base branch refreshes the assistant's index. Edited comments are not
- * subscribed to, so they never trigger work.
+ * it), and again when someone re-runs it; a push to a base branch refreshes the assistant's index.
+ * Edited comments are not subscribed to, so they never trigger work.
  */
 export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
   return (app: Probot) => {
@@ -125,40 +125,28 @@ export function createDocwrightApp(deps: BotDependencies): ApplicationFunction {
         headSha: pullRequest.head.sha,
       });
     });
-    // "Re-run" on the docs check: the same check of the same commit, written again.
-    app.on('check_run.rerequested', async (context) => {
+    // "Re-run" on a check run and "Re-run all checks" on a suite: the docs check written again.
+    app.on('check_run.rerequested', (context) => {
       const { check_run: run, repository } = context.payload;
-      const number = rerequestedPullRequest(deps.appId, run);
-      if (number === null) return;
-      await checkPullRequestDocs(deps, commentContext(deps, context), {
+      return rerunDocsCheck(deps, commentContext(deps, context), {
         repository: repositoryOf(repository),
         installationId: context.payload.installation?.id ?? null,
-        number,
         headSha: run.head_sha,
+        appId: run.app?.id ?? null,
+        pullRequests: run.pull_requests,
+        rerun: { kind: 'run', name: run.name, externalId: run.external_id },
       });
     });
-    // "Re-run all checks" on this app's suite: the docs check of each pull request it was for.
-    app.on('check_suite.rerequested', async (context) => {
+    app.on('check_suite.rerequested', (context) => {
       const { check_suite: suite, repository } = context.payload;
-      const eventRepository = repositoryOf(repository);
-      let numbers: number[];
-      try {
-        numbers = await rerequestedSuitePullRequests(deps.appId, context.octokit, eventRepository, suite);
-      } catch (error) {
-        deps.logger.warn(
-          { err: error, repository: eventRepository.fullName },
-          'the pull requests of a re-run check suite could not be listed: no docs check written',
-        );
-        return;
-      }
-      for (const number of numbers) {
-        await checkPullRequestDocs(deps, commentContext(deps, context), {
-          repository: eventRepository,
-          installationId: context.payload.installation?.id ?? null,
-          number,
-          headSha: suite.head_sha,
-        });
-      }
+      return rerunDocsCheck(deps, commentContext(deps, context), {
+        repository: repositoryOf(repository),
+        installationId: context.payload.installation?.id ?? null,
+        headSha: suite.head_sha,
+        appId: suite.app?.id ?? null,
+        pullRequests: suite.pull_requests,
+        rerun: { kind: 'suite', suiteId: suite.id },
+      });
     });
     app.on('push', (context) => {
       const { payload } = context;

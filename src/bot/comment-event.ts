@@ -3,7 +3,6 @@ import type { CommandNodes } from '../github/acknowledge.js';
 import type { CommentKind, GitHubUser, Thread } from '../github/index.js';
 import type { PullRequestHead } from './job-pull-request.js';
 
-/** A comment that may hold a command, from either event that carries one, in one shape. */
 /** The repository a webhook event is about, as the handlers use it. */
 export interface EventRepository {
   owner: string;
@@ -12,6 +11,7 @@ export interface EventRepository {
   defaultBranch: string;
 }
 
+/** A comment that may hold a command, from either event that carries one, in one shape. */
 export interface CommandComment {
   deliveryId: string;
   repository: EventRepository;

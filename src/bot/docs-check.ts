@@ -101,60 +101,77 @@ export async function checkPullRequestDocs(
   }
 }
 
-/** The fields of a rerequested check run (`check_run.rerequested`) that say what it checked. */
-export interface RerequestedCheckRun {
-  name: string;
-  head_sha: string;
-  external_id: string | null;
-  app: { id: number } | null;
-  pull_requests: readonly { number: number }[];
+/** A check run or suite someone asked to run again ("Re-run", "Re-run all checks"). */
+export interface RerequestedCheck {
+  repository: EventRepository;
+  installationId: number | null;
+  /** The commit it checked. */
+  headSha: string;
+  /** The app that wrote it: GitHub sends every app with the Checks permission other apps' re-runs too. */
+  appId: number | null;
+  /** The pull requests GitHub lists with it: none for a pull request from a fork. */
+  pullRequests: readonly { number: number }[];
+  /** What was re-run: a check run (its name and `external_id`) or a suite (its id, to list its runs). */
+  rerun: { kind: 'run'; name: string; externalId: string | null } | { kind: 'suite'; suiteId: number };
 }
 
 /**
- * The pull request a check run someone asked to run again was written for, when the run is this
- * app's docs check: the number it was created with, or the one GitHub lists with it. GitHub sends
- * every app with the Checks permission the re-runs of other apps' check runs too; those are null.
+ * "Re-run" on the docs check, or "Re-run all checks" on this app's suite: the docs check of the same
+ * commit written again for each pull request it was for. Those are the ones GitHub lists with it or,
+ * for a fork's (none listed), the number each docs check run carries as its `external_id`. Other
+ * apps' checks cost nothing; a suite whose runs cannot be listed is a warning, not a failed delivery.
  */
-export function rerequestedPullRequest(appId: number | null, run: RerequestedCheckRun): number | null {
-  if (appId === null || run.app?.id !== appId || run.name !== DOCS_CHECK_NAME) return null;
-  if (run.external_id && /^\d+$/.test(run.external_id)) return Number(run.external_id);
-  return run.pull_requests[0]?.number ?? null;
+export async function rerunDocsCheck(
+  deps: BotDependencies,
+  context: ConfigReader & { octokit: ChecksClient },
+  check: RerequestedCheck,
+): Promise<void> {
+  if (deps.appId === null || check.appId !== deps.appId) return;
+  if (check.rerun.kind === 'run' && check.rerun.name !== DOCS_CHECK_NAME) return;
+  let numbers: number[];
+  try {
+    numbers = await pullRequestsOf(context.octokit, check);
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, repository: check.repository.fullName },
+      'the pull requests of a re-run check suite could not be listed: no docs check written',
+    );
+    return;
+  }
+  for (const number of numbers) {
+    await checkPullRequestDocs(deps, context, {
+      repository: check.repository,
+      installationId: check.installationId,
+      number,
+      headSha: check.headSha,
+    });
+  }
 }
 
-/** The fields of a rerequested check suite (`check_suite.rerequested`) that say what it checked. */
-export interface RerequestedCheckSuite {
-  id: number;
-  head_sha: string;
-  app: { id: number | null } | null;
-  pull_requests: readonly { number: number }[];
-}
-
-/**
- * The pull requests whose docs check "Re-run all checks" on this app's check suite asks for again:
- * those GitHub lists with the suite or, for a pull request from a fork (none listed), those its
- * docs check runs were written for. Other apps' suites, which GitHub sends too, have none.
- */
-export async function rerequestedSuitePullRequests(
-  appId: number | null,
-  octokit: { rest: Pick<Octokit['rest'], 'checks'> },
-  repository: EventRepository,
-  suite: RerequestedCheckSuite,
-): Promise<number[]> {
-  if (appId === null || suite.app?.id !== appId) return [];
-  const listed = suite.pull_requests.map((pullRequest) => pullRequest.number);
+/** The pull requests a re-run docs check was written for (see `rerunDocsCheck`). */
+async function pullRequestsOf(octokit: ChecksClient, check: RerequestedCheck): Promise<number[]> {
+  const { rerun } = check;
+  const listed = check.pullRequests.map((pullRequest) => pullRequest.number);
+  if (rerun.kind === 'run') {
+    // A run was written for one pull request: the first GitHub lists, for a run without the number.
+    const written = pullRequestOfRun(rerun.externalId);
+    return written !== null ? [written] : listed.slice(0, 1);
+  }
   if (listed.length > 0) return [...new Set(listed)];
   const { data } = await octokit.rest.checks.listForSuite({
-    owner: repository.owner,
-    repo: repository.repo,
-    check_suite_id: suite.id,
+    owner: check.repository.owner,
+    repo: check.repository.repo,
+    check_suite_id: rerun.suiteId,
     check_name: DOCS_CHECK_NAME,
     per_page: 100,
   });
-  const written = data.check_runs
-    .map((run) => run.external_id ?? '')
-    .filter((id) => /^\d+$/.test(id))
-    .map(Number);
-  return [...new Set(written)];
+  const numbers = data.check_runs.map((run) => pullRequestOfRun(run.external_id));
+  return [...new Set(numbers.filter((number) => number !== null))];
+}
+
+/** The pull request number a docs check run was created with (`external_id`), if it has one. */
+function pullRequestOfRun(externalId: string | null | undefined): number | null {
+  return externalId && /^\d+$/.test(externalId) ? Number(externalId) : null;
 }
 
 /** Reads the change, then (when it changes code) the docs, and says which pages it leaves stale. */
