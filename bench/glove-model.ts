@@ -50,8 +50,6 @@ writeModelFiles(folder, {
     pad_token_id: 0,
   },
   vocabulary,
-  hidden: dimensions,
-  maxPositions: 512,
   pooling: 'mean',
 });
 const batchAndSequence = ['batch_size', 'sequence_length'];

@@ -27,12 +27,11 @@ export interface TinyBertOptions {
 
 /** The special tokens, first in every vocabulary, in BERT's order. */
 export const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
-const SPECIAL = SPECIAL_TOKENS;
 const CHARACTERS = [...'abcdefghijklmnopqrstuvwxyz0123456789', ...'.,;:!?\'"()[]{}-_/\\@#$%&*+=<>|`~^'];
 
 /** The tokens of the vocabulary, by id. */
 export function tinyVocabulary(words: readonly string[] = []): string[] {
-  const tokens = [...SPECIAL, ...CHARACTERS, ...CHARACTERS.map((character) => `##${character}`)];
+  const tokens = [...SPECIAL_TOKENS, ...CHARACTERS, ...CHARACTERS.map((character) => `##${character}`)];
   for (const word of words) if (!tokens.includes(word)) tokens.push(word);
   return tokens;
 }
@@ -60,8 +59,6 @@ export function writeTinyBertFolder(folder: string, options: TinyBertOptions = {
       pad_token_id: 0,
     },
     vocabulary,
-    hidden,
-    maxPositions,
     pooling: options.pooling,
   });
   const graph = bertGraph(
@@ -82,10 +79,9 @@ export function writeTinyBertFolder(folder: string, options: TinyBertOptions = {
 export function writeModelFiles(
   folder: string,
   files: {
-    config: Record<string, unknown>;
+    /** config.json: its sizes are the tokenizer's longest input and the pooled vector's. */
+    config: { hidden_size: number; max_position_embeddings: number } & Record<string, unknown>;
     vocabulary: string[];
-    hidden: number;
-    maxPositions: number;
     pooling?: 'cls' | 'mean';
   },
 ): void {
@@ -95,7 +91,7 @@ export function writeModelFiles(
   writeJson(join(folder, 'tokenizer_config.json'), {
     tokenizer_class: 'BertTokenizer',
     do_lower_case: true,
-    model_max_length: files.maxPositions,
+    model_max_length: files.config.max_position_embeddings,
     pad_token: '[PAD]',
     unk_token: '[UNK]',
     cls_token: '[CLS]',
@@ -105,7 +101,7 @@ export function writeModelFiles(
   if (files.pooling) {
     mkdirSync(join(folder, '1_Pooling'), { recursive: true });
     writeJson(join(folder, '1_Pooling', 'config.json'), {
-      word_embedding_dimension: files.hidden,
+      word_embedding_dimension: files.config.hidden_size,
       pooling_mode_cls_token: files.pooling === 'cls',
       pooling_mode_mean_tokens: files.pooling === 'mean',
       pooling_mode_max_tokens: false,
@@ -134,7 +130,7 @@ function tokenizerJson(vocabulary: string[]) {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: SPECIAL.map(special),
+    added_tokens: SPECIAL_TOKENS.map(special),
     normalizer: {
       type: 'BertNormalizer',
       clean_text: true,
