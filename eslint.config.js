@@ -36,7 +36,7 @@ export const LAYERS = Object.fromEntries(Object.entries({
 }).map(([folder, imports]) => [folder, imports.split(' ').filter(Boolean)]));
 
 export default tseslint.config(
-  { ignores: ['lib/', 'dist/', 'node_modules/', 'coverage/', '.docwright/'] },
+  { ignores: ['lib/', 'dist/', 'node_modules/', 'coverage/', '.docwright/', 'test/fixtures/sites/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -227,22 +227,34 @@ describe('BuiltinAgent: append a section', () => {
 });
 
 describe('BuiltinAgent: remove a page', () => {
-  it('deletes the page and its navigation entry, and lists the pages still linking to it', async () => {
+  const linkingPages = [
+    'index.mdx',
+    'quickstart.mdx',
+    'guides/deploy-an-app.mdx',
+    'guides/environment-variables.mdx',
+  ];
+
+  it('changes nothing while pages link to it, and names them', async () => {
     const files = sampleOverlay();
     const result = await run(files, 'remove the page guides/setup');
+    expect(await files.changes()).toEqual([]);
+    for (const page of linkingPages) expect(result.reply).toContain(`\`${page}\` (1 link)`);
+    expect(result.reply).toContain('4 pages link to `/guides/setup`');
+    expect(result.reply).toContain('remove page guides/setup and point its links to <page>');
+  });
+
+  it('deletes the page and its navigation entry, and points the links to it where it is told', async () => {
+    const files = sampleOverlay();
+    const result = await run(files, 'remove the page guides/setup and point its links to quickstart');
     const changed = await changes(files);
-    expect(Object.keys(changed).sort()).toEqual(['docs.json', 'guides/setup.mdx']);
+    expect(Object.keys(changed).sort()).toEqual(['docs.json', 'guides/setup.mdx', ...linkingPages].sort());
     expect(changed['guides/setup.mdx']).toBeNull();
     expect((await navigationOf(files)).map((entry) => entry.page)).not.toContain('guides/setup');
-    for (const page of [
-      'index.mdx',
-      'quickstart.mdx',
-      'guides/deploy-an-app.mdx',
-      'guides/environment-variables.mdx',
-    ]) {
+    for (const page of linkingPages) {
+      expect(changed[page]).not.toContain('/guides/setup');
       expect(result.reply).toContain(`\`${page}\` (1 link)`);
     }
-    expect(result.reply).toContain('4 pages still link to `/guides/setup`');
+    expect(result.reply).toContain('Pointed 4 links to it at `/quickstart` instead, in 4 pages');
     expect(result.title).toBe('Remove page guides/setup');
   });
 
@@ -302,7 +314,7 @@ describe('BuiltinAgent: move a page', () => {
     ]);
     const result = await run(files, 'move page a to b');
     expect(result.reply).toContain(
-      'It was not listed in `docs.json`. Parts of its navigation live in files included',
+      'It was not listed in `docs.json`. Parts of its navigation are not edited here: parts of it live in files included with `$ref`.',
     );
     expect(Object.keys(await changes(files)).sort()).toEqual(['a.mdx', 'b.mdx']);
   });
@@ -398,11 +410,14 @@ describe('BuiltinAgent: instructions it does not understand', () => {
   });
 
   it('answers each of several instructions on a line of its own, details below', async () => {
-    const result = await run(sampleOverlay(), ['remove the page changelog', 'do something clever']);
+    const result = await run(sampleOverlay(), [
+      'remove the page changelog and point its links to quickstart',
+      'do something clever',
+    ]);
     const [first, second] = result.reply.split('\n');
     expect(first).toMatch(/^1\. Done: Removed `changelog.mdx`\./);
     expect(second).toBe('2. Not understood: "do something clever"; nothing changed for it.');
-    expect(result.reply).toContain('**1.**\n\n**Warning:**');
+    expect(result.reply).toContain('**1.**\n\nPointed 1 link to it at `/quickstart` instead');
     for (const { example } of INSTRUCTION_FORMS) expect(result.reply).toContain(example);
     expect(result.title).toBe('Remove page changelog');
   });

@@ -4,13 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DocsIndex } from '../src/docs/docs-index.js';
 import { readDocsFolder } from '../src/docs/read-docs-folder.js';
+import { readDocsSite } from '../src/docs/site-files.js';
 
 const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 const corpusPath = resolve(repositoryRoot, '../shared/corpora/mintlify-docs');
 const corpusMissing = !existsSync(corpusPath);
 
 const corpus = corpusMissing
-  ? { files: [], navigation: undefined, mintignore: undefined }
+  ? await readDocsSite({ paths: () => [], read: () => Promise.resolve('') })
   : await readDocsFolder(corpusPath);
 
 if (corpusMissing) console.warn(`Skipping the mintlify corpus tests: ${corpusPath} does not exist.`);

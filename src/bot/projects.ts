@@ -51,12 +51,14 @@ export async function applySettings(
   const wanted = {
     baseRef: settings.baseBranch ?? defaultBranch,
     docsRoot: settings.docsRoot,
+    docsFramework: settings.docsFramework,
     model: settings.model,
     writable: settings.writable,
   };
   if (
     project.base_ref === wanted.baseRef &&
     project.docs_root === wanted.docsRoot &&
+    project.docs_framework === wanted.docsFramework &&
     project.model === wanted.model &&
     projectWritable(project).join('\n') === wanted.writable.join('\n')
   ) {
@@ -67,6 +69,7 @@ export async function applySettings(
     ...project,
     base_ref: wanted.baseRef,
     docs_root: wanted.docsRoot,
+    docs_framework: wanted.docsFramework,
     model: wanted.model,
     writable: wanted.writable.length === 0 ? null : wanted.writable.join('\n'),
   };

@@ -1,10 +1,11 @@
+import { posix } from 'node:path';
 import { readFrontmatter } from '../docs/frontmatter.js';
+import { openDocsSite, type DocsSiteFiles } from '../docs/site-files.js';
 import { isDocsPagePath, urlPathFromFile } from '../docs/url-path.js';
 import type { Overlay } from '../forge/overlay.js';
 import type { FileChange } from '../forge/types.js';
 import type { WritePolicy } from '../write-policy/index.js';
 import { checkDocs, sortProblems } from './check-docs.js';
-import { docsTreeOf } from '../docs/docs-tree.js';
 import type { CheckProblem } from './types.js';
 
 const MARKDOWN_FILE = /\.mdx?$/i;
@@ -43,20 +44,21 @@ export async function checkChanges(input: ChangeCheckInput): Promise<CheckProble
       .filter((change) => change.removed && isDocsPagePath(change.path))
       .map((change) => urlPathFromFile(change.path)),
   );
-  const after = docsTreeOf(input.files, policy.root);
-  const files = removedPages.size > 0 ? after.paths().filter((file) => MARKDOWN_FILE.test(file)) : written;
+  const after = await openDocsSite(input.files, policy.root);
+  const files =
+    removedPages.size > 0 ? after.tree.paths().filter((file) => MARKDOWN_FILE.test(file)) : written;
   const found = await checkDocs(after, { files, syntax: written });
-  const before = docsTreeOf(input.base, policy.root);
-  const existed = new Set(before.paths());
+  const before = await openDocsSite(input.base, policy.root);
+  const existed = new Set(before.tree.paths());
   const known = await checkDocs(before, {
     files: files.filter((file) => existed.has(file)),
     syntax: written.filter((file) => existed.has(file)),
   });
-  const introduced = [...withoutKnown(found, known), ...(await missingTitles(input, written))];
+  const introduced = [...withoutKnown(found, known), ...(await missingTitles(input, after, written))];
   const prefix = policy.root === '' ? '' : `${policy.root}/`;
   const blamed = introduced.map((problem) => ({
     ...deletedPageLink(problem, removedPages),
-    file: prefix + problem.file,
+    file: posix.normalize(prefix + problem.file),
   }));
   const escaped: CheckProblem[] = refused.map(({ path, reason }) => ({
     rule: 'write-policy',
@@ -80,25 +82,39 @@ function deletedPageLink(problem: CheckProblem, removedPages: Set<string>): Chec
   };
 }
 
-/** Pages the change wrote that have no `title`: new ones, or ones that lost it. */
-async function missingTitles(input: ChangeCheckInput, written: string[]): Promise<CheckProblem[]> {
+/**
+ * Pages the change wrote that have no title: new ones, or ones that lost it. Starlight's content
+ * schema and Mintlify read the title from the frontmatter alone (Starlight's build fails without
+ * it); Docusaurus, MkDocs and VitePress also take the page's first `#` heading.
+ */
+async function missingTitles(
+  input: ChangeCheckInput,
+  site: DocsSiteFiles,
+  written: string[],
+): Promise<CheckProblem[]> {
+  const { framework } = site.layout;
+  const headingCounts = !['starlight', 'mintlify', 'markdown'].includes(framework);
+  const hasTitle = async (files: Overlay, repoPath: string) => {
+    const frontmatter = readFrontmatter(await files.read(repoPath));
+    return frontmatter.title !== undefined || (headingCounts && /^#[ \t]+\S/m.test(frontmatter.body));
+  };
   const problems: CheckProblem[] = [];
   for (const file of written) {
     const repoPath = input.policy.repoPath(file);
-    if (!isDocsPagePath(file) || (await hasTitle(input.files, repoPath))) continue;
+    if (!site.pages.has(file) || (await hasTitle(input.files, repoPath))) continue;
     if (input.base.exists(repoPath) && !(await hasTitle(input.base, repoPath))) continue;
-    problems.push({
+    const problem: CheckProblem = {
       rule: 'missing-title',
       file,
-      message: 'the page has no title in its frontmatter',
+      message: headingCounts
+        ? 'the page has no title: neither a `title` in its frontmatter nor a `#` heading'
+        : 'the page has no title in its frontmatter',
       key: `missing-title|${file}`,
-    });
+    };
+    if (framework === 'starlight') problem.blocking = true;
+    problems.push(problem);
   }
   return problems;
-}
-
-async function hasTitle(files: Overlay, repoPath: string): Promise<boolean> {
-  return readFrontmatter(await files.read(repoPath)).title !== undefined;
 }
 
 /** `found` minus one occurrence per known problem with the same key. */

@@ -2,6 +2,7 @@ import { checkNavigation } from './navigation-check.js';
 import { checkPage } from './page-check.js';
 import { SiteMap } from './site-map.js';
 import type { DocsTree } from '../docs/docs-tree.js';
+import type { DocsSiteFiles } from '../docs/site-files.js';
 import type { CheckProblem } from './types.js';
 
 const MARKDOWN_FILE = /\.mdx?$/i;
@@ -16,13 +17,17 @@ export interface CheckDocsOptions {
 }
 
 /**
- * Runs the docs checks over a docs folder: each Markdown/MDX file parses (frontmatter, fences,
- * MDX), its internal links and anchors resolve, and the navigation lists existing pages.
- * Problems come sorted by file and line.
+ * Runs the docs checks over a site read by the docs model (or a folder of pages read as one): each
+ * Markdown/MDX file parses (frontmatter, fences, MDX where the framework reads MDX), its internal
+ * links and anchors resolve as the framework resolves them, and the navigation lists existing
+ * pages. Problems come sorted by file and line.
  */
-export async function checkDocs(tree: DocsTree, options: CheckDocsOptions = {}): Promise<CheckProblem[]> {
-  const site = await SiteMap.load(tree);
-  const files = options.files ?? tree.paths().filter((file) => MARKDOWN_FILE.test(file));
+export async function checkDocs(
+  docs: DocsSiteFiles | DocsTree,
+  options: CheckDocsOptions = {},
+): Promise<CheckProblem[]> {
+  const site = await SiteMap.load(docs);
+  const files = options.files ?? site.tree.paths().filter((file) => MARKDOWN_FILE.test(file));
   const syntax = options.syntax === undefined ? undefined : new Set(options.syntax);
   const problems: CheckProblem[] = [];
   for (const file of files) {

@@ -1,5 +1,4 @@
-import { listNavigationPages } from '../docs/navigation.js';
-import { normalizeUrlPath } from '../docs/url-path.js';
+import { posix } from 'node:path';
 import type { SiteMap } from './site-map.js';
 import type { CheckProblem } from './types.js';
 
@@ -10,38 +9,47 @@ import type { CheckProblem } from './types.js';
 const NOT_A_PAGE_FILE = /\s|^[a-z][a-z0-9+.-]*:\/\//i;
 
 /**
- * The navigation config (`docs.json` or `mint.json`) is valid JSON and every page it lists is a
- * page file of the site. Each missing page is reported once.
+ * The navigation (Docusaurus sidebars, MkDocs `nav:`, VitePress and Starlight sidebars,
+ * Mintlify's `docs.json`) can be read, and every page it lists is a page file of the site: each
+ * framework's build fails on an entry that names no page. Each missing page is reported once.
+ * File names are relative to the pages folder, as the other checks' are; a navigation file
+ * outside it is named by its path from there (`../sidebars.js`).
  */
 export function checkNavigation(site: SiteMap): CheckProblem[] {
   const navigation = site.navigation;
-  if (navigation === undefined) return [];
-  const file = navigation.file;
+  if (navigation.file === undefined) return [];
+  const file = relativeToPages(site, navigation.file);
   if (navigation.error !== undefined) {
     return [
       {
         rule: 'navigation',
         file,
-        message: `${file} is not valid JSON: ${navigation.error}`,
-        key: `navigation|${file}|invalid json`,
+        message: `${posix.basename(file)} cannot be read: ${navigation.error}`,
+        key: `navigation|${file}|unreadable`,
       },
     ];
   }
   const problems: CheckProblem[] = [];
   const reported = new Set<string>();
-  for (const entry of listNavigationPages(navigation.resolved)) {
-    if (NOT_A_PAGE_FILE.test(entry.page.trim())) continue;
-    const urlPath = normalizeUrlPath(entry.page);
-    // A listed page must be a file: the site builds its sidebar from them, redirects do not count.
-    if (site.pages.has(urlPath) || reported.has(urlPath)) continue;
-    reported.add(urlPath);
+  for (const entry of navigation.entries) {
+    if (entry.file !== undefined || NOT_A_PAGE_FILE.test(entry.ref.trim())) continue;
+    const key = entry.ref.trim();
+    // A Mintlify entry may name a page a redirect serves: only a page file counts, as Mintlify builds its
+    // sidebar from files.
+    if (reported.has(key)) continue;
+    reported.add(key);
     const where = entry.groups.length > 0 ? ` (group "${entry.groups.join(' > ')}")` : '';
     problems.push({
       rule: 'navigation',
       file,
-      message: `the navigation lists "${entry.page}"${where}, but no page file is there`,
-      key: `navigation|${file}|${urlPath}`,
+      message: `the navigation lists "${entry.ref}"${where}, but no page file is there`,
+      key: `navigation|${file}|${key}`,
     });
   }
   return problems;
+}
+
+function relativeToPages(site: SiteMap, repoPath: string): string {
+  const relative = posix.relative(site.layout.pagesRoot || '.', repoPath);
+  return relative === '' ? repoPath : relative;
 }

@@ -23,7 +23,11 @@ export async function checkPage(site: SiteMap, file: string, syntax = true): Pro
   const ownAnchors = () => site.fileAnchors(file);
   for (const link of extractLinks(scan.prose)) {
     const found = await checkLink(site, file, ownAnchors, link);
-    if (found) problems.push(problem(found.rule, link.href, found.message, link.line, found.target));
+    if (!found) continue;
+    const reported = problem(found.rule, link.href, found.message, link.line, found.target);
+    // A link to a missing page fails the build of most frameworks: there it blocks a commit.
+    if (found.rule === 'broken-link' && site.layout.brokenLinksFail) reported.blocking = true;
+    problems.push(reported);
   }
   return problems;
 }
@@ -40,7 +44,7 @@ async function checkSyntax(
       problem('code-fence', 'unclosed fence', 'a code fence is opened and never closed', scan.unclosedFence),
     );
   }
-  if (isMdx(file)) {
+  if (isMdx(file, site.layout)) {
     const failure = mdxSyntaxError(await site.tree.read(file));
     if (failure) problems.push(problem('mdx-syntax', 'does not parse', failure.message, failure.line));
   }
@@ -83,7 +87,7 @@ async function checkLink(
   ownAnchors: () => Promise<Set<string>>,
   link: PageLink,
 ): Promise<{ rule: CheckRule; message: string; target?: string } | undefined> {
-  const target = resolveLink(link.href, file);
+  const target = resolveLink(link.href, file, { fileLinksOnly: site.layout.framework === 'mkdocs' });
   if (target === undefined) return undefined;
   if (target.kind === 'outside') {
     return { rule: 'broken-link', message: `the link ${link.href} points outside the docs` };
@@ -105,6 +109,6 @@ async function checkLink(
   if (anchors === undefined || hasAnchor(anchors, target.anchor)) return undefined;
   return {
     rule: 'broken-anchor',
-    message: `the link ${link.href} names no heading of ${site.pages.get(target.urlPath) ?? target.urlPath}`,
+    message: `the link ${link.href} names no heading of ${site.pageAt(target.urlPath) ?? target.urlPath}`,
   };
 }

@@ -43,7 +43,11 @@ export function extractLinks(prose: string[]): PageLink[] {
  * (`setup`), which sites resolve differently and authors rarely mean as page links.
  * Absolute paths are relative to the site root; `./` and `../` to the page's folder.
  */
-export function resolveLink(href: string, sourceFile: string): LinkTarget | undefined {
+export function resolveLink(
+  href: string,
+  sourceFile: string,
+  options: { fileLinksOnly?: boolean } = {},
+): LinkTarget | undefined {
   if (href === '' || href.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(href)) return undefined;
   const hashAt = href.indexOf('#');
   const anchor = hashAt === -1 ? undefined : decode(href.slice(hashAt + 1));
@@ -56,6 +60,9 @@ export function resolveLink(href: string, sourceFile: string): LinkTarget | unde
   else return undefined;
   const last = target.replace(/\/+$/, '').split('/').pop() ?? '';
   if (/\.[A-Za-z0-9]+$/.test(last) && !PAGE_EXTENSION.test(last)) return undefined;
+  // MkDocs checks links to page files; a URL (`../setup/`) is resolved by the browser against the
+  // page's directory URL, which MkDocs leaves to it.
+  if (options.fileLinksOnly && !PAGE_EXTENSION.test(last)) return undefined;
   if (target === '..' || target.startsWith('../')) return { kind: 'outside', path: pathPart };
   const urlPath = urlPathFromFile(target);
   return anchor ? { kind: 'page', urlPath, anchor } : { kind: 'page', urlPath };

@@ -1,7 +1,13 @@
 import { posix } from 'node:path';
 import type { DocsTree } from '../docs/docs-tree.js';
-import { readNavigation, type NavigationFile } from '../docs/site-files.js';
-import { isDocsPagePath, normalizeUrlPath, urlPathFromFile } from '../docs/url-path.js';
+import {
+  readDocsSite,
+  type DocsSiteFiles,
+  type NavigationFile,
+  type SiteNavigation,
+} from '../docs/site-files.js';
+import type { SiteLayout } from '../docs/site/frameworks.js';
+import { normalizeUrlPath, urlPathFromFile } from '../docs/url-path.js';
 import { pageAnchors, snippetImports } from './page-anchors.js';
 import { scanPage, type ScannedPage } from './page-scan.js';
 
@@ -9,9 +15,10 @@ import { scanPage, type ScannedPage } from './page-scan.js';
 const REST = '\u0000';
 
 /**
- * What the checks know about a docs site: which URL paths are pages (or redirects), each page's
- * anchors, and the navigation config. Pages are scanned once and cached, since a link check over
- * a whole site asks for the same targets many times.
+ * What the checks know about a docs site, read from the docs model: which paths are pages (by file
+ * and by the URL the framework serves them at), which are redirects, each page's anchors, and the
+ * navigation. Pages are scanned once and cached, since a link check over a whole site asks for the
+ * same targets many times.
  */
 export class SiteMap {
   private readonly scans = new Map<string, Promise<ScannedPage>>();
@@ -19,29 +26,61 @@ export class SiteMap {
 
   private constructor(
     readonly tree: DocsTree,
-    /** Page file (relative to the docs root) by URL path; of two files for one path, the first. */
+    readonly layout: SiteLayout,
+    /**
+     * Page file (relative to the pages folder) by its path as a link to the file names it
+     * (`/guides/setup` for `guides/setup.md` or `guides/setup/index.mdx`); of two, the first.
+     */
     readonly pages: Map<string, string>,
-    readonly navigation: NavigationFile | undefined,
+    /** Page file by the URL the framework serves it at (with the site's base, see PageRules). */
+    private readonly urls: Map<string, string>,
+    /** Mintlify's `docs.json`, whose redirects count as pages. */
+    readonly mintlify: NavigationFile | undefined,
+    readonly navigation: SiteNavigation,
     private readonly redirects: RegExp[],
     private readonly files: ReadonlySet<string>,
   ) {}
 
-  /** Reads the file list and the navigation config of a tree. */
-  static async load(tree: DocsTree): Promise<SiteMap> {
-    const paths = tree.paths();
+  /** The site map of a site read by the docs model, or of a folder of pages read as one. */
+  static async load(site: DocsSiteFiles | DocsTree): Promise<SiteMap> {
+    const model = 'layout' in site ? site : await readDocsSite(site);
     const pages = new Map<string, string>();
-    for (const file of paths) {
-      if (!isDocsPagePath(file)) continue;
-      const urlPath = urlPathFromFile(file);
-      if (!pages.has(urlPath)) pages.set(urlPath, file);
+    const urls = new Map<string, string>();
+    for (const [file, page] of model.pages) {
+      const linkPath = urlPathFromFile(file);
+      if (!pages.has(linkPath)) pages.set(linkPath, file);
+      if (!urls.has(page.url)) urls.set(page.url, file);
     }
-    const navigation = await readNavigation(tree);
-    return new SiteMap(tree, pages, navigation, redirectPatterns(navigation?.resolved), new Set(paths));
+    return new SiteMap(
+      model.tree,
+      model.layout,
+      pages,
+      urls,
+      model.navigation,
+      model.siteNavigation,
+      redirectPatterns(model.navigation?.resolved),
+      new Set(model.tree.paths()),
+    );
   }
 
-  /** Whether a URL path is served: a page, or the source of a redirect in the config. */
-  serves(urlPath: string): boolean {
-    return this.pages.has(urlPath) || this.redirects.some((pattern) => pattern.test(urlPath));
+  /**
+   * The page file a link target names, if any: as a file path (`/guides/setup`, from the pages
+   * folder), else as a URL on the built site, with or without the site's base written out.
+   */
+  pageAt(linkPath: string): string | undefined {
+    const { siteBase } = this.layout;
+    const underBase =
+      siteBase === '/' ? undefined : normalizeUrlPath(`${siteBase}${linkPath.replace(/^\/+/, '')}`);
+    return (
+      this.pages.get(linkPath) ??
+      this.urls.get(linkPath) ??
+      (underBase === undefined ? undefined : this.urls.get(underBase))
+    );
+  }
+
+  /** Whether a link target is served: a page, or the source of a redirect in the config. */
+  serves(linkPath: string): boolean {
+    return this.pageAt(linkPath) !== undefined || this.redirects.some((pattern) => pattern.test(linkPath));
   }
 
   /** A page's scan, read once. */
@@ -56,7 +95,7 @@ export class SiteMap {
 
   /** The anchors of the page at a URL path, or undefined when no page file is there (a redirect). */
   anchors(urlPath: string): Promise<Set<string>> | undefined {
-    const file = this.pages.get(urlPath);
+    const file = this.pageAt(urlPath);
     return file === undefined ? undefined : this.fileAnchors(file);
   }
 
@@ -86,8 +125,10 @@ export class SiteMap {
   }
 }
 
-/** Whether a page is MDX (stricter tag rules) rather than CommonMark. */
-export function isMdx(file: string): boolean {
+/** Whether a page is MDX (stricter tag rules) rather than CommonMark, as the site's framework reads it. */
+export function isMdx(file: string, layout?: SiteLayout): boolean {
+  if (layout?.mdx === 'none') return false;
+  if (layout?.mdx === 'all') return /\.mdx?$/i.test(file);
   return !/\.md$/i.test(file);
 }
 

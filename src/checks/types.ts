@@ -28,8 +28,8 @@ const BLOCKING_RULES: ReadonlySet<CheckRule> = new Set([
 ]);
 
 /** Whether a finding blocks the commit (else it is advisory). */
-export function isBlocking(problem: Pick<CheckProblem, 'rule'>): boolean {
-  return BLOCKING_RULES.has(problem.rule);
+export function isBlocking(problem: Pick<CheckProblem, 'rule' | 'blocking'>): boolean {
+  return problem.blocking ?? BLOCKING_RULES.has(problem.rule);
 }
 
 /** One thing wrong with the docs. */
@@ -40,6 +40,12 @@ export interface CheckProblem {
   /** 1-based line, when the problem has one. */
   line?: number;
   message: string;
+  /**
+   * Whether this finding blocks, where the site's framework decides it rather than the rule: a
+   * broken link is blocking where the framework's build fails on it (Docusaurus, MkDocs --strict,
+   * VitePress).
+   */
+  blocking?: boolean;
   /** For a broken link to a page: the URL path it points to. */
   target?: string;
   /**

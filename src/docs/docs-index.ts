@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import ignoreModule from 'ignore';
 import { PageNeighbourhoods } from './current-path-boost.js';
 import {
   matchExpression,
@@ -26,6 +25,7 @@ import type { DocsSiteFiles } from './site-files.js';
 import type { SectionVectors } from './section-vectors.js';
 import { isSnippetPath, mergeSnippets } from './snippet-imports.js';
 import type { DocsFile, PageMetadata, SearchFilter, SearchHit } from './types.js';
+import { gitignoreMatcher } from './site/gitignore.js';
 import { isDocsPagePath, normalizeUrlPath, relativeToDocsRoot } from './url-path.js';
 
 /**
@@ -41,9 +41,6 @@ export const DEFAULT_WEIGHTS: ColumnWeights = { title: 12, headings: 2, body: 1,
  * 0.9 was the best of 1, 0.9, 0.8, 0.7, 0.5 on the tuning half.
  */
 const OFF_NAVIGATION_FACTOR = 0.9;
-
-// `ignore` is CommonJS with a default export that TypeScript's NodeNext view cannot call directly.
-const ignore = ignoreModule as unknown as () => { add(patterns: string): { ignores(path: string): boolean } };
 
 /** How much of a section's bm25 score stands without its relevance: score x (floor + relevance). */
 const RELEVANCE_RANK_FLOOR = 1;
@@ -94,6 +91,12 @@ export interface DocsIndexOptions {
   isPage?: (relativePath: string) => boolean;
   /** Index frontmatter descriptions; turned off only to evaluate with descriptions as queries. */
   indexDescriptions?: boolean;
+  /** The URL path of each page file (relative to the docs root), as its framework serves it. */
+  urls?: ReadonlyMap<string, string>;
+  /** The navigation's page entries in order (URL paths), for a site whose navigation is not Mintlify's. */
+  navigationEntries?: readonly { page: string; groups: string[] }[];
+  /** The language of translated pages, by URL path. */
+  pageLanguages?: ReadonlyMap<string, string>;
   /** Text of the site's `.mintignore` (gitignore syntax): matching files are not published, so not indexed. */
   mintignore?: string;
   weights?: Partial<ColumnWeights>;
@@ -180,9 +183,22 @@ export class DocsIndex {
     site: DocsSiteFiles,
     options: Omit<DocsIndexOptions, 'navigation' | 'mintignore' | 'docsRoot'> = {},
   ): DocsIndex {
+    const urls = new Map([...site.pages].map(([file, page]) => [file, page.url]));
+    const languages = new Map(
+      [...site.pages.values()].flatMap((page) =>
+        page.translation ? [[page.url, page.translation] as const] : [],
+      ),
+    );
+    const entries = site.siteNavigation.entries.flatMap((entry) =>
+      entry.file === undefined ? [] : [{ page: urls.get(entry.file)!, groups: entry.groups }],
+    );
+    const mintlify = site.navigation !== undefined;
     return DocsIndex.build(site.files, {
       ...options,
-      navigation: site.navigation?.resolved,
+      urls,
+      isPage: (file) => site.pages.has(file),
+      pageLanguages: languages,
+      ...(mintlify ? { navigation: site.navigation?.resolved } : { navigationEntries: entries }),
       ...(site.mintignore === undefined ? {} : { mintignore: site.mintignore }),
     });
   }
@@ -195,15 +211,19 @@ export class DocsIndex {
    */
   static build(files: Iterable<DocsFile>, options: DocsIndexOptions = {}): DocsIndex {
     const started = performance.now();
-    const site = createSiteMetadata(options.navigation, { defaultLanguage: options.defaultLanguage });
+    const site = createSiteMetadata(options.navigation, {
+      defaultLanguage: options.defaultLanguage,
+      entries: options.navigationEntries,
+      pageLanguages: options.pageLanguages,
+    });
     const neighbourhoods = new PageNeighbourhoods(site);
     const isPage = options.isPage ?? isDocsPagePath;
-    const ignored = ignore().add(options.mintignore ?? '');
+    const ignored = gitignoreMatcher(options.mintignore ?? '');
     const sources: DocsFile[] = [];
     const snippets = new Map<string, string>();
     for (const file of files) {
       const relative = relativeToDocsRoot(file.path, options.docsRoot);
-      if (relative === null || ignored.ignores(relative)) continue;
+      if (relative === null || ignored(relative)) continue;
       if (isSnippetPath(relative)) snippets.set(relative, file.content);
       else if (isPage(relative)) sources.push({ path: relative, content: file.content });
     }
@@ -215,6 +235,7 @@ export class DocsIndex {
         path: source.path,
         content: mergeSnippets(source.content, source.path, snippets),
       });
+      page.urlPath = options.urls?.get(source.path) ?? page.urlPath;
       const unsearched = page.noindex || (page.hidden && !site.indexesHiddenPages);
       if (unsearched || neighbourhoods.pageId(page.urlPath) !== undefined) continue;
       const id = indexed.length + 1;

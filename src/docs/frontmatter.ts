@@ -14,6 +14,10 @@ export interface Frontmatter {
   noindex: boolean;
   /** `hidden: true`: out of the navigation, and out of search unless the site indexes hidden pages. */
   hidden: boolean;
+  /** `slug`: the URL a framework serves the page at, where it reads one (Docusaurus, Starlight). */
+  slug?: string;
+  /** `id`: the page's name in a Docusaurus sidebar, in place of its file name. */
+  id?: string;
   body: string;
 }
 
@@ -37,6 +41,8 @@ export function readFrontmatter(content: string): Frontmatter {
       sidebarTitle: asText(data.sidebarTitle),
       noindex: isTrue(data.noindex) || isFalse(data.searchable),
       hidden: isTrue(data.hidden),
+      ...optional('slug', asText(data.slug)),
+      ...optional('id', asText(data.id)),
       body: parsed.content,
     };
   } catch {
@@ -63,6 +69,10 @@ function salvageField(yaml: string, key: string): string | undefined {
   const line = new RegExp(`^${key}:[ \\t]*(.+)$`, 'm').exec(yaml);
   const value = line?.[1]?.trim().replace(/^(["'])(.*)\1$/, '$2');
   return value ? value : undefined;
+}
+
+function optional<Key extends string>(key: Key, value: string | undefined): { [K in Key]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [K in Key]?: string };
 }
 
 const isTrue = (value: unknown) => value === true || value === 'true';

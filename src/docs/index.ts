@@ -8,5 +8,7 @@ export { buildRetrievalQuery, isFollowUp, pointsBack, pointsOnlyBack } from './r
 export { conceptWords, queryConcepts, queryTerms } from './fts-query.js';
 export { isDocsPagePath, urlPathFromFile } from './url-path.js';
 export { docsTreeOf } from './docs-tree.js';
-export { readDocsSite } from './site-files.js';
+export { openDocsSite, readDocsSite, siteLayoutOf } from './site-files.js';
+export type { DocsSiteFiles, SiteNavigation, SitePage } from './site-files.js';
+export type { DocsFramework, SiteLayout } from './site/frameworks.js';
 export type { SearchFilter, SearchHit } from './types.js';

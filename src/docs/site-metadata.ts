@@ -1,4 +1,4 @@
-import { listNavigationPages } from './navigation.js';
+import { listNavigationPages, type NavigationPage } from './navigation.js';
 import type { PageMetadata } from './types.js';
 import { normalizeUrlPath } from './url-path.js';
 
@@ -31,11 +31,18 @@ export interface SiteMetadata {
 export interface SiteMetadataOptions {
   /** Overrides the default language (else the navigation's `default: true` language, else `en`). */
   defaultLanguage?: string;
+  /** Page entries of a navigation that is not Mintlify's (URL paths, in order); read instead of `navigation`. */
+  entries?: readonly { page: string; groups: string[] }[] | undefined;
+  /** Languages of translated pages by URL path, where the framework says so (its locale folders). */
+  pageLanguages?: ReadonlyMap<string, string> | undefined;
 }
 
 /** Reads what the navigation config (parsed docs.json or mint.json, or nothing) says about pages. */
 export function createSiteMetadata(navigation: unknown, options: SiteMetadataOptions = {}): SiteMetadata {
-  const entries = listNavigationPages(navigation).map((entry) => ({
+  const listedPages: NavigationPage[] = options.entries
+    ? options.entries.map((entry) => ({ page: entry.page, groups: [...entry.groups] }))
+    : listNavigationPages(navigation);
+  const entries = listedPages.map((entry) => ({
     ...entry,
     urlPath: normalizeUrlPath(entry.page),
   }));
@@ -64,7 +71,7 @@ export function createSiteMetadata(navigation: unknown, options: SiteMetadataOpt
     const firstSegment = urlPath.split('/')[1] ?? '';
     const fromPath = languages.get(firstSegment.toLowerCase());
     const known = listed.get(urlPath);
-    const language = known?.language || fromPath || defaultLanguage;
+    const language = options.pageLanguages?.get(urlPath) || known?.language || fromPath || defaultLanguage;
     const version = known?.version ?? (versions.has(firstSegment) ? firstSegment : undefined);
     return { language, version, groups: known ? [...known.groups] : [], tab: known?.tab };
   };

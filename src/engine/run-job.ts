@@ -6,6 +6,8 @@ import { Overlay } from '../forge/overlay.js';
 import type { CommitInfo, FileChange, Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../core/logger.js';
 import { redactSecrets } from '../core/redact.js';
+import { isDocsFramework, type DeclaredDocsFramework } from '../core/docs-frameworks.js';
+import { siteLayoutOf } from '../docs/index.js';
 import type { ClaimedJob, JobRow, ProjectRow, RunOutcome } from '../store/index.js';
 import { projectWritable } from '../store/project-writable.js';
 import { InvalidDocsRootError, parseDocsRoot, WritePolicy } from '../write-policy/index.js';
@@ -147,7 +149,7 @@ async function editWithChecks(
 ): Promise<{ reply: string; title: string; changes: FileChange[]; policy: WritePolicy }> {
   const { job, pending } = claimed;
   const instructions = pending.map((message) => message.content);
-  const policy = writePolicy(project, snapshot);
+  const policy = await writePolicy(project, snapshot);
   const input: AgentRunInput = {
     jobId: job.id,
     instructions,
@@ -216,19 +218,29 @@ async function checkEdits(
   }
 }
 
-/** The run's write policy: the project's docs root and `writable:` globs, the snapshot's symlinks. */
-function writePolicy(project: ProjectRow, snapshot: Snapshot): WritePolicy {
+/**
+ * The run's write policy: the pages folder of the site the project's docs root names and the
+ * framework's navigation file, the `writable:` globs, the snapshot's symlinks.
+ */
+async function writePolicy(project: ProjectRow, snapshot: Snapshot): Promise<WritePolicy> {
   try {
-    const docsRoot = parseDocsRoot(project.docs_root);
+    parseDocsRoot(project.docs_root);
+    const layout = await siteLayoutOf(snapshot, project.docs_root, frameworkOf(project));
     return new WritePolicy({
-      docsRoot,
+      docsRoot: parseDocsRoot(layout.pagesRoot),
       writable: projectWritable(project),
       isSymlink: symlinkTest(snapshot),
+      siteFiles: layout.navigationFile === undefined ? [] : [layout.navigationFile],
     });
   } catch (error) {
     if (error instanceof InvalidDocsRootError) throw new UnrecoverableError(error.message);
     throw error;
   }
+}
+
+/** The framework the project's settings name, if they name one docwright knows. */
+function frameworkOf(project: ProjectRow): { framework?: DeclaredDocsFramework } {
+  return isDocsFramework(project.docs_framework) ? { framework: project.docs_framework } : {};
 }
 
 /** The snapshot's symlink test, when it has one (local git snapshots do; see git-snapshot.ts). */

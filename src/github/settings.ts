@@ -3,6 +3,11 @@ import { z } from 'zod';
 import { isValidBranchName } from './repository-name.js';
 import { SETTINGS_FILE } from './settings-file.js';
 import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
+import {
+  isDocsFramework,
+  unknownFrameworkMessage,
+  type DeclaredDocsFramework,
+} from '../core/docs-frameworks.js';
 import { DEFAULT_COMMAND, parseAllowedBots, PERMISSION_LEVELS, type AllowedBots } from './index.js';
 import type { PermissionLevel } from './index.js';
 
@@ -32,6 +37,13 @@ const SettingsSchema = z
       .regex(/^\/[\w-]{1,32}$/, 'must be a slash and a word, e.g. /docs')
       .default(DEFAULT_COMMAND),
     docs_root: z.string().default('').transform(docsRoot),
+    docs_framework: z
+      .string()
+      .superRefine((value, context) => {
+        if (!isDocsFramework(value))
+          context.addIssue({ code: 'custom', message: unknownFrameworkMessage(value) });
+      })
+      .optional(),
     writable: z
       .union([writableGlob, z.array(writableGlob).max(50)])
       .transform((value) => (Array.isArray(value) ? value : [value]))
@@ -76,6 +88,8 @@ export interface RepositorySettings {
   command: string;
   /** Folder of the docs, relative to the repository root; '' for the root. */
   docsRoot: DocsRoot;
+  /** The docs framework named (`docs_framework:`); null: found from the repository's files. */
+  docsFramework: DeclaredDocsFramework | null;
   /** Globs of files outside the write policy's defaults that jobs may write (`README.md`). */
   writable: string[];
   /** The branch jobs start from and open pull requests against; null: the repository's default. */
@@ -133,6 +147,7 @@ export function parseSettings(raw: unknown): RepositorySettings {
   return {
     command: values.command,
     docsRoot: values.docs_root,
+    docsFramework: (values.docs_framework as DeclaredDocsFramework | undefined) ?? null,
     writable: values.writable,
     baseBranch: values.base_branch ?? null,
     requiredPermission: values.required_permission,

@@ -240,6 +240,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('api_keys').dropColumn('last_used_at').execute();
     },
   },
+  '0009_docs_framework': {
+    // The docs framework a project's settings name, for a repository whose framework its files do
+    // not show (a config computed elsewhere); null lets the docs model find it.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('projects').addColumn('docs_framework', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('projects').dropColumn('docs_framework').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

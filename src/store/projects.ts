@@ -13,6 +13,8 @@ export interface NewProject {
   baseRef: string;
   /** As typed (`docs/`, `./docs`): normalised here, once; a root outside the repository is refused. */
   docsRoot?: string;
+  /** The docs framework named in the settings; absent or null: found from the repository. */
+  docsFramework?: string | null;
   /** Globs of files outside the write policy's defaults that jobs may write (`README.md`). */
   writable?: readonly string[];
   domain?: string | null;
@@ -66,6 +68,7 @@ export class ProjectStore {
       repository: project.repository,
       base_ref: project.baseRef,
       docs_root: parseDocsRoot(project.docsRoot ?? ''),
+      docs_framework: project.docsFramework ?? null,
       domain: project.domain ?? null,
       model: project.model ?? null,
       created_at: now.toISOString(),
@@ -106,12 +109,16 @@ export class ProjectStore {
   async update(
     id: string,
     changes: Partial<
-      Pick<NewProject, 'baseRef' | 'docsRoot' | 'writable' | 'domain' | 'model' | 'allowedOrigins'>
+      Pick<
+        NewProject,
+        'baseRef' | 'docsRoot' | 'docsFramework' | 'writable' | 'domain' | 'model' | 'allowedOrigins'
+      >
     >,
   ): Promise<ProjectRow | undefined> {
     const set: Partial<ProjectRow> = {};
     if (changes.baseRef !== undefined) set.base_ref = changes.baseRef;
     if (changes.docsRoot !== undefined) set.docs_root = parseDocsRoot(changes.docsRoot);
+    if (changes.docsFramework !== undefined) set.docs_framework = changes.docsFramework;
     if (changes.writable !== undefined) set.writable = joinWritable(changes.writable);
     if (changes.domain !== undefined) set.domain = changes.domain;
     if (changes.model !== undefined) set.model = changes.model;
@@ -220,13 +227,20 @@ export class ProjectStore {
   /** Applies `.github/docwright.yml` to the project row the engine reads. */
   async applySettings(
     projectId: string,
-    settings: { baseRef: string; docsRoot: DocsRoot; model: string | null; writable: readonly string[] },
+    settings: {
+      baseRef: string;
+      docsRoot: DocsRoot;
+      docsFramework?: string | null;
+      model: string | null;
+      writable: readonly string[];
+    },
   ): Promise<void> {
     await this.db
       .updateTable('projects')
       .set({
         base_ref: settings.baseRef,
         docs_root: settings.docsRoot,
+        docs_framework: settings.docsFramework ?? null,
         model: settings.model,
         writable: joinWritable(settings.writable),
       })

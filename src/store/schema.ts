@@ -7,6 +7,8 @@ export interface ProjectTable {
   repository: string;
   base_ref: string;
   docs_root: string;
+  /** The docs framework the settings name (`docs_framework:`); null: found from the repository's files. */
+  docs_framework: string | null;
   domain: string | null;
   model: string | null;
   created_at: string;

@@ -13,6 +13,12 @@ export interface WritePolicyOptions {
   writable?: readonly string[];
   /** Whether a repository path is a symlink in the job's snapshot. */
   isSymlink?: (repoPath: string) => boolean;
+  /**
+   * Repository paths of the docs framework's files a job edits besides its pages: the file that
+   * holds the navigation (`sidebars.js`, `mkdocs.yml`, `.vitepress/config.mts`, …), which may sit
+   * above the pages folder or in a dot-folder. Nothing else of the framework's config or theme.
+   */
+  siteFiles?: readonly string[];
 }
 
 /** The answer for one path: allowed (with its normalised form) or refused with a sentence. */
@@ -38,15 +44,20 @@ export class WritePolicy {
   readonly root: DocsRoot;
   private readonly writable: readonly string[];
   private readonly isSymlink: (repoPath: string) => boolean;
+  /** The framework's navigation file(s), normalised. */
+  readonly siteFiles: ReadonlySet<string>;
 
   constructor(options: WritePolicyOptions) {
     this.root = options.docsRoot;
     this.writable = options.writable ?? [];
     this.isSymlink = options.isSymlink ?? (() => false);
+    this.siteFiles = new Set((options.siteFiles ?? []).map(normalizePath));
   }
 
   /** Whether a repository path may be written (created, changed, deleted, or a move's either end). */
   check(repoPath: string): PathVerdict {
+    const site = this.siteFileVerdict(repoPath);
+    if (site !== undefined) return site;
     const early = this.checkCommon(repoPath);
     if (!early.allowed) return early;
     const file = early.path;
@@ -74,6 +85,8 @@ export class WritePolicy {
 
   /** Whether a repository path may be read by an agent: safe, inside the docs folder, no symlink. */
   checkRead(repoPath: string): PathVerdict {
+    const site = this.siteFileVerdict(repoPath);
+    if (site !== undefined) return site;
     const early = this.checkCommon(repoPath);
     if (!early.allowed) return early;
     if (this.docsPath(early.path) === undefined) {
@@ -119,6 +132,28 @@ export class WritePolicy {
   /** `docs/`, or `the repository root`. */
   rootName(): string {
     return this.root === '' ? 'the repository root' : `${this.root}/`;
+  }
+
+  /**
+   * The verdict on the framework's navigation file: allowed wherever it sits (a dot-folder such as
+   * `.vitepress/` included) unless it is reached through a symlink; undefined for any other path.
+   */
+  private siteFileVerdict(raw: string): PathVerdict | undefined {
+    if (this.siteFiles.size === 0 || unsafePathReason(raw) !== undefined) return undefined;
+    const file = normalizePath(raw);
+    if (!this.siteFiles.has(file)) return undefined;
+    const segments = file.split('/');
+    for (let index = 1; index <= segments.length; index += 1) {
+      const prefix = segments.slice(0, index).join('/');
+      if (this.isSymlink(prefix)) {
+        return {
+          allowed: false,
+          path: file,
+          reason: `${prefix} is a symbolic link; writing through it could land outside the repository`,
+        };
+      }
+    }
+    return { allowed: true, path: file };
   }
 
   /** Spelling, dot-folders, node_modules and symlinks: what holds for reads and writes alike. */

@@ -69,6 +69,7 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
     repository,
     base_ref: settings.baseBranch ?? defaultBranch,
     docs_root: settings.docsRoot,
+    docs_framework: settings.docsFramework,
     domain: null,
     model,
     created_at: new Date().toISOString(),

@@ -34,6 +34,8 @@ export interface AppendSectionCommand {
 export interface RemovePageCommand {
   kind: 'remove-page';
   page: string;
+  /** Where the links to the removed page go instead (`... and point its links to Y`). */
+  linksTo?: string;
 }
 
 /** Move a page, rename its navigation entry and repoint the links to it. */

@@ -97,13 +97,20 @@ const REMOVE_PAGE =
 
 /** `remove the page guides/old`; without the word "page" only a path-like target counts. */
 export function parseRemovePage(parts: InstructionParts): Command | undefined {
-  const match = REMOVE_PAGE.exec(parts.line);
+  const redirect = LINKS_TO.exec(parts.line);
+  const line = redirect ? parts.line.slice(0, redirect.index) : parts.line;
+  const match = REMOVE_PAGE.exec(line);
   if (!match) return undefined;
   const page = argumentValue(match[2] ?? '', parts.quotes);
   const saysPage = match[1] !== undefined || match[3] !== undefined;
   if (!saysPage && !isPathLike(page)) return undefined;
-  return { kind: 'remove-page', page };
+  const linksTo = redirect ? argumentValue(redirect[1] ?? '', parts.quotes) : undefined;
+  return linksTo ? { kind: 'remove-page', page, linksTo } : { kind: 'remove-page', page };
 }
+
+/** `... and point its links to /guides/new`, `, repointing links to X`, `(links go to X)`. */
+const LINKS_TO =
+  /[\s,;(]+(?:and\s+)?(?:re)?(?:point|pointing|send|sending|redirect|redirecting|move|moving)\s+(?:its\s+|the\s+|all\s+|any\s+)*links?(?:\s+to\s+it)?\s+(?:to|at)\s+(.+?)\)?$/i;
 
 const MOVE_PAGE =
   /^(move|rename|relocate)\s+(?!(?:the\s+)?section\b)(?:the\s+)?(?:(page|file|doc)\s+)?(?:(?:titled|called|named|at)\s+)?(.+?)\s+(?:to|as|into|->|→)\s+(.+?)(?:\s+page)?$/i;

@@ -1,9 +1,15 @@
-import { addNavigationPage, listNavigationPages } from '../../../docs/navigation.js';
 import type { AddPageCommand } from '../commands.js';
 import type { DocsSite } from '../docs-site.js';
 import { refused } from '../edit-outcome.js';
 import type { EditOutcome } from '../edit-outcome.js';
-import { invalidNavigationNote, loadNavigation, refNote, saveNavigation } from '../navigation-config.js';
+import { findPage } from '../find-page.js';
+import {
+  applyNavigationEdit,
+  invalidNavigationNote,
+  loadNavigation,
+  navigationRef,
+  type EditableNavigation,
+} from '../navigation-config.js';
 import { newPagePath, samePageFile, titleFromPath } from '../page-paths.js';
 
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
@@ -15,7 +21,7 @@ const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
  * the same folder. Refuses to overwrite a page.
  */
 export async function addPage(site: DocsSite, command: AddPageCommand): Promise<EditOutcome> {
-  const target = newPagePath(site, command.path);
+  const target = newPagePath(site, command.path, await pageExtension(site));
   if ('problem' in target) return refused(`Nothing changed: ${target.problem}.`);
   const existing = samePageFile(site, target.repoPath);
   if (existing !== undefined) {
@@ -35,7 +41,7 @@ export async function addPage(site: DocsSite, command: AddPageCommand): Promise<
   const title = command.title?.trim() || titleFromPath(target.repoPath);
   site.write(target.repoPath, pageText(title, command.description, command.body));
   const page = site.slug(target.repoPath);
-  const navigationNote = await listInNavigation(site, page, command);
+  const navigationNote = await listInNavigation(site, target.repoPath, title, command);
   const file = site.docsPath(target.repoPath) ?? target.repoPath;
   return {
     changed: true,
@@ -54,26 +60,56 @@ function pageText(title: string, description: string | undefined, body: string |
   return body === undefined || body.trim() === '' ? text : `${text}\n${body.trim()}\n`;
 }
 
+/**
+ * The extension of a new page typed without one: what the site's framework builds (MkDocs and
+ * VitePress build `.md` only), and of the two that Docusaurus and Starlight build, the one most of
+ * the site's pages use.
+ */
+async function pageExtension(site: DocsSite): Promise<string> {
+  const load = await loadNavigation(site);
+  const framework = load.kind === 'loaded' ? load.navigation.site.layout : undefined;
+  const pages = site.markdownFiles();
+  const mdx = pages.filter((file) => /\.mdx$/i.test(file)).length;
+  if (framework?.framework === 'mkdocs' || framework?.framework === 'vitepress') return '.md';
+  if (pages.length > 0) return mdx * 2 >= pages.length ? '.mdx' : '.md';
+  return framework?.pageExtension ?? '.mdx';
+}
+
 /** Adds the page to the navigation file and says where it went (or why it did not). */
 async function listInNavigation(
   site: DocsSite,
-  page: string,
+  repoPath: string,
+  title: string,
   command: AddPageCommand,
 ): Promise<string | undefined> {
   const load = await loadNavigation(site);
   if (load.kind !== 'loaded') return invalidNavigationNote(load);
   const { navigation } = load;
-  const options: { group?: string; after?: string } = {};
-  if (command.group !== undefined) options.group = command.group;
-  if (command.after !== undefined) options.after = command.after.replace(/^\/+/, '');
-  if (listNavigationPages(navigation.config).some((item) => item.page.replace(/^\/+/, '') === page)) {
+  const ref = navigationRef(site, navigation, repoPath);
+  const key = navigation.site.keyOfRef(ref);
+  if (navigation.site.siteNavigation.entries.some((item) => navigation.site.keyOfRef(item.ref) === key)) {
     return `\`${navigation.name}\` already listed it (the entry pointed at a missing page until now).`;
   }
-  if (!addNavigationPage(navigation.config, page, options)) {
-    return `It is not in \`${navigation.name}\`: the navigation there has no group to add it to.${refNote(navigation)}`;
+  const after = command.after === undefined ? undefined : await afterRef(site, navigation, command.after);
+  const result = await applyNavigationEdit(site, navigation, {
+    op: 'add',
+    ref,
+    label: title,
+    ...(command.group === undefined ? {} : { group: command.group }),
+    ...(after === undefined ? {} : { after }),
+  });
+  if (!result.changed) {
+    return result.note === undefined
+      ? undefined
+      : `It is not added to \`${navigation.name}\`: ${lowerFirst(result.note)}`;
   }
-  saveNavigation(site, navigation);
-  const entry = listNavigationPages(navigation.config).find((item) => item.page === page);
+  const listed = await loadNavigation(site);
+  const entry =
+    listed.kind === 'loaded'
+      ? listed.navigation.site.siteNavigation.entries.find(
+          (item) => listed.navigation.site.keyOfRef(item.ref) === key,
+        )
+      : undefined;
   const groups = entry?.groups ?? [];
   const where = groups.length > 0 ? `under **${groups.join(' › ')}**` : 'at the top level';
   const missingGroup =
@@ -82,4 +118,14 @@ async function listInNavigation(
       ? ` (there is no group "${command.group}")`
       : '';
   return `Listed it in \`${navigation.name}\` ${where}${missingGroup}.`;
+}
+
+/** The navigation reference of the page a request names to come after; as typed when no page has that name. */
+async function afterRef(site: DocsSite, navigation: EditableNavigation, typed: string): Promise<string> {
+  const lookup = await findPage(site, typed);
+  return 'found' in lookup ? navigationRef(site, navigation, lookup.found) : typed.replace(/^\/+/, '');
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -1,11 +1,17 @@
 import path from 'node:path';
-import { renameNavigationPage } from '../../../docs/navigation.js';
 import type { MovePageCommand } from '../commands.js';
 import type { DocsSite } from '../docs-site.js';
 import { bulletList, plural, refused } from '../edit-outcome.js';
 import type { EditOutcome } from '../edit-outcome.js';
 import { findPage } from '../find-page.js';
-import { invalidNavigationNote, loadNavigation, refNote, saveNavigation } from '../navigation-config.js';
+import {
+  applyNavigationEdit,
+  invalidNavigationNote,
+  loadNavigation,
+  navigationRef,
+  computedNote,
+  type NavigationLoad,
+} from '../navigation-config.js';
 import { newPagePath, pageKey, samePageFile, urlPath } from '../page-paths.js';
 import { describeCounts, repointSiteLinks } from '../site-links.js';
 
@@ -27,9 +33,10 @@ export async function movePage(site: DocsSite, command: MovePageCommand): Promis
     return refused(`Nothing changed: \`${site.docsPath(existing) ?? existing}\` already exists.`);
   }
   const [fromPage, toPage] = [site.slug(from), site.slug(to)];
+  const load = await loadNavigation(site);
   await site.move(from, to);
   const sentences = [`Moved \`${site.docsPath(from) ?? from}\` to \`${site.docsPath(to) ?? to}\`.`];
-  const navigationNote = await renameInNavigation(site, fromPage, toPage);
+  const navigationNote = await renameInNavigation(site, load, from, to);
   if (navigationNote) sentences.push(navigationNote);
   const oldKey = pageKey(fromPage);
   const repointed = await repointSiteLinks(site, {
@@ -53,16 +60,26 @@ function destinationPath(typed: string, from: string): string {
   return trimmed.endsWith('/') ? `${trimmed}${path.posix.basename(from)}` : trimmed;
 }
 
+/** Points the page's navigation entries at its new place (the navigation as read before the move). */
 async function renameInNavigation(
   site: DocsSite,
-  fromPage: string,
-  toPage: string,
+  load: NavigationLoad,
+  from: string,
+  to: string,
 ): Promise<string | undefined> {
-  const load = await loadNavigation(site);
   if (load.kind !== 'loaded') return invalidNavigationNote(load);
-  if (!renameNavigationPage(load.navigation.config, fromPage, toPage)) {
-    return `It was not listed in \`${load.navigation.name}\`.${refNote(load.navigation)}`;
-  }
-  saveNavigation(site, load.navigation);
-  return `Renamed its entry in \`${load.navigation.name}\`.`;
+  const { navigation } = load;
+  const fromRef = navigationRef(site, navigation, from);
+  const listed = navigation.site.siteNavigation.entries.some(
+    (entry) => navigation.site.keyOfRef(entry.ref) === navigation.site.keyOfRef(fromRef),
+  );
+  if (!listed) return `It was not listed in \`${navigation.name}\`.${computedNote(navigation)}`;
+  const result = await applyNavigationEdit(site, navigation, {
+    op: 'rename',
+    from: fromRef,
+    to: navigationRef(site, navigation, to),
+  });
+  if (!result.changed)
+    return `Its entry in \`${navigation.name}\` is left as it was: ${result.note ?? 'I could not edit it'}`;
+  return `Renamed its entry in \`${navigation.name}\`.`;
 }
