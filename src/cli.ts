@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { CommanderError } from 'commander';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT, UsageError } from './cli/exit-codes.js';
+import { parseFramework } from './cli/docs-framework-option.js';
 import { registerImpactCommand } from './cli/impact-command.js';
 import { commandName } from './cli/invocation.js';
 import { describeJob, jobRow } from './cli/job-view.js';
@@ -81,7 +82,14 @@ const project = program
   .addHelpText('after', examples('docwright project list', 'docwright project add --help'));
 const withProjectSettings = (command: Command) =>
   command
-    .option('--docs-root <dir>', 'folder of the docs inside the repository (default: the root)')
+    .option(
+      '--docs-root <dir>',
+      "folder of the docs inside the repository: the pages' folder or the docs framework's config folder (default: the root)",
+    )
+    .option(
+      '--docs-framework <name>',
+      'docusaurus, mkdocs, vitepress, starlight or mintlify (default: found from its config file)',
+    )
     .option(
       '--writable <globs>',
       "files outside the write policy's defaults jobs may write, comma-separated globs (e.g. README.md)",
@@ -309,12 +317,28 @@ program
     'the folder to check (a repository or a docs folder); default: the docs root of .github/docwright.yml, else the nearest docs.json',
   )
   .option('--docs-root <dir>', 'folder of the docs inside PATH (default: PATH itself)')
+  .option(
+    '--docs-framework <name>',
+    'docusaurus, mkdocs, vitepress, starlight or mintlify (default: found from its config file)',
+  )
   .addHelpText(
     'after',
-    examples('docwright check', 'docwright check docs', 'docwright check . --docs-root docs'),
+    examples(
+      'docwright check',
+      'docwright check docs',
+      'docwright check . --docs-root docs',
+      'docwright check website   # a Docusaurus site: its config folder or website/docs',
+    ),
   )
-  .action(async (folder: string | undefined, options: { docsRoot?: string }) => {
-    const result = await (await checkCommands()).checkCommand(folder, options);
+  .action(async (folder: string | undefined, options: { docsRoot?: string; docsFramework?: string }) => {
+    const result = await (
+      await checkCommands()
+    ).checkCommand(folder, {
+      ...(options.docsRoot === undefined ? {} : { docsRoot: options.docsRoot }),
+      ...(options.docsFramework === undefined
+        ? {}
+        : { docsFramework: parseFramework(options.docsFramework) }),
+    });
     const out = output();
     if (result.found) out.note(result.found);
     out.print(result.output);
@@ -337,7 +361,8 @@ function projectRow(listed: ProjectListing): Record<string, string> {
 }
 
 function describeProject(listed: ProjectListing): string {
-  return Object.entries(projectRow(listed))
+  const row = { ...projectRow(listed), 'docs framework': listed.docsFramework ?? 'found from its config' };
+  return Object.entries(row)
     .map(([name, value]) => `  ${name}: ${value}`)
     .join('\n');
 }

@@ -56,9 +56,19 @@ describe('docwright check', () => {
       );
       expect(failed?.code).toBe(1);
       const lines = failed!.stdout.trim().split('\n');
-      expect(lines[0]).toMatch(/^guide\.md:\d+ {2}the frontmatter is not valid YAML: .+ {2}\[frontmatter\]$/);
-      expect(lines[1]).toBe('guide.md:4  the link /gone points to /gone, which is not a page  [broken-link]');
-      expect(lines.at(-1)).toMatch(/: 2 problems in 1 file$/);
+      expect(lines[0]).toMatch(
+        /^guide\.md:\d+ {2}error {2}the frontmatter is not valid YAML: .+ {2}\[frontmatter\]$/,
+      );
+      // A folder of pages with no framework builds a broken link: a reader trips on it, nothing fails.
+      expect(lines[1]).toBe(
+        'guide.md:4  warning  the link /gone points to /gone, which is not a page  [broken-link]',
+      );
+      expect(lines.at(-1)).toMatch(/: 1 error and 1 warning in 1 file$/);
+
+      // A warning alone leaves the exit status 0.
+      await fs.writeFile(path.join(folder, 'docs', 'guide.md'), '# Guide\n\n[x](/gone)\n');
+      const warned = await cli('--docs-root', 'docs', folder);
+      expect(warned.stdout).toContain('1 warning in 1 file');
     } finally {
       await fs.rm(folder, { recursive: true, force: true });
     }

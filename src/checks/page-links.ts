@@ -40,7 +40,9 @@ export function extractLinks(prose: string[]): PageLink[] {
 /**
  * Resolves a link of the page `sourceFile` (relative to the docs root). Undefined for what is not
  * checked: external addresses, `mailto:`, assets (`/images/a.png`), and bare relative paths
- * (`setup`), which sites resolve differently and authors rarely mean as page links.
+ * without a page extension (`setup`), which sites resolve differently and authors rarely mean as
+ * page links; a bare `setup.md` is a link to a file beside the page, as MkDocs and Docusaurus
+ * write them.
  * Absolute paths are relative to the site root; `./` and `../` to the page's folder.
  */
 export function resolveLink(
@@ -55,7 +57,7 @@ export function resolveLink(
   if (pathPart === '') return anchor ? { kind: 'same-page', anchor } : undefined;
   let target: string;
   if (pathPart.startsWith('/')) target = posix.normalize(pathPart);
-  else if (pathPart.startsWith('./') || pathPart.startsWith('../'))
+  else if (pathPart.startsWith('./') || pathPart.startsWith('../') || PAGE_EXTENSION.test(pathPart))
     target = posix.join(posix.dirname(sourceFile), pathPart);
   else return undefined;
   const last = target.replace(/\/+$/, '').split('/').pop() ?? '';

@@ -1,13 +1,17 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { checkDocs, folderDocsTree, formatProblemsForTerminal, summarizeProblems } from '../checks/index.js';
-import { NAVIGATION_FILES } from '../docs/navigation.js';
+import { isBlocking } from '../checks/index.js';
+import type { DeclaredDocsFramework } from '../core/docs-frameworks.js';
+import { openDocsSite, SITE_CONFIG_FILES } from '../docs/index.js';
 import { SETTINGS_FILE, settingsFromText } from '../github/settings.js';
 import { parseDocsRoot } from '../write-policy/index.js';
 
 export interface CheckCommandOptions {
   /** Folder of the docs inside the checked folder (a repository's `docs/`); default: the folder itself. */
   docsRoot?: string;
+  /** The docs framework, when its config does not show it (`--docs-framework`). */
+  docsFramework?: DeclaredDocsFramework;
 }
 
 export interface CheckCommandResult {
@@ -36,15 +40,26 @@ export async function checkCommand(
       : { root: path.resolve(cwd, folder ?? '.', parseDocsRoot(options.docsRoot ?? '')) };
   const { root } = located;
   if (!isFolder(root)) throw new Error(`${root} is not a folder`);
-  const problems = await checkDocs(folderDocsTree(root));
+  // The site is read from the repository around the folder: a framework's config may sit above its
+  // pages (Docusaurus' website/, Starlight's src/content/docs), and the folder may name either.
+  const repository = repositoryRoot(root);
+  const tree = folderDocsTree(repository);
+  const site = await openDocsSite(
+    { paths: () => tree.paths(), read: (file) => tree.read(file) },
+    path.relative(repository, root).split(path.sep).join('/'),
+    options.docsFramework === undefined ? {} : { framework: options.docsFramework },
+  );
+  const problems = await checkDocs(site);
   const found =
     'reason' in located ? `Checking ${path.relative(cwd, root) || '.'} (${located.reason})` : undefined;
   const base = found ? { found } : {};
-  if (problems.length === 0) return { ...base, output: `${root}: no problems found`, ok: true };
+  const pages = path.join(repository, site.layout.pagesRoot);
+  if (problems.length === 0) return { ...base, output: `${pages}: no problems found`, ok: true };
   return {
     ...base,
-    output: `${formatProblemsForTerminal(problems)}\n\n${root}: ${summarizeProblems(problems)}`,
-    ok: false,
+    output: `${formatProblemsForTerminal(problems)}\n\n${pages}: ${summarizeProblems(problems)}`,
+    // Errors are what the framework's build refuses; warnings alone leave the exit status 0.
+    ok: !problems.some(isBlocking),
   };
 }
 
@@ -66,10 +81,10 @@ export function findDocsRoot(cwd: string): { root: string; reason: string } {
       };
     }
   }
-  const config = nearestNavigationFile(cwd);
-  if (config) return { root: path.dirname(config), reason: `it holds ${path.basename(config)}` };
+  const config = nearestSiteConfig(cwd);
+  if (config) return { root: config.folder, reason: `it holds ${config.file}` };
   throw new Error(
-    `No docs.json or mint.json in ${cwd} or the folders below it, and no docs_root in .github/${SETTINGS_FILE}: name the docs folder, as in docwright check docs`,
+    `No docs site config (docs.json, mint.json, mkdocs.yml, docusaurus.config.*, .vitepress/config.*, astro.config.*) in ${cwd} or the folders below it, and no docs_root in .github/${SETTINGS_FILE}: name the docs folder, as in docwright check docs`,
   );
 }
 
@@ -81,14 +96,17 @@ function repositoryRoot(cwd: string): string {
   }
 }
 
-/** The shallowest docs.json (or mint.json) at or below `cwd`, folders in name order; dependencies and hidden folders skipped. */
-function nearestNavigationFile(cwd: string): string | undefined {
+/**
+ * The shallowest docs site config at or below `cwd` (any framework's), folders in name order;
+ * dependencies and hidden folders skipped.
+ */
+function nearestSiteConfig(cwd: string): { folder: string; file: string } | undefined {
   let level = [path.resolve(cwd)];
   for (let depth = 0; depth <= SEARCH_DEPTH && level.length > 0; depth += 1) {
     const next: string[] = [];
     for (const folder of level) {
-      const config = NAVIGATION_FILES.map((name) => path.join(folder, name)).find((file) => existsSync(file));
-      if (config) return config;
+      const file = SITE_CONFIG_FILES.find((name) => existsSync(path.join(folder, name)));
+      if (file) return { folder, file };
       next.push(...subfolders(folder));
     }
     level = next;

@@ -13,12 +13,15 @@ import { openStore, type ProjectRow, type Store } from '../store/index.js';
 import { NAVIGATION_FILES } from '../docs/navigation.js';
 import { UsageError } from './exit-codes.js';
 import { parseDocsRoot } from '../write-policy/index.js';
+import { parseFramework } from './docs-framework-option.js';
 
 export interface ProjectAddOptions {
   id: string;
   repository: string;
   ref: string;
   docsRoot?: string;
+  /** `--docs-framework`: the docs framework, for a site whose config does not show it. */
+  docsFramework?: string;
   /** Comma-separated globs: the repository's `writable:` setting for a project without one. */
   writable?: string;
   domain?: string;
@@ -37,6 +40,7 @@ export async function addProject(
   }
   // Checked before the repository is: a root outside the repository is refused in words.
   const docsRoot = parseDocsRoot(options.docsRoot ?? '');
+  const docsFramework = options.docsFramework === undefined ? null : parseFramework(options.docsFramework);
   if (options.model) parseModelSpec(options.model); // throws "Unknown model …: use builtin, openai:<model> or anthropic:<model>"
   const { repository, forge, reader, head } = await checkRepository(config, environment, options);
   await checkDocsRoot(reader, repository, head, docsRoot, options.ref);
@@ -52,6 +56,7 @@ export async function addProject(
       repository,
       baseRef: options.ref,
       docsRoot,
+      docsFramework,
       writable: options.writable === undefined ? undefined : list(options.writable),
       domain: options.domain ?? null,
       model: options.model ?? null,
@@ -138,6 +143,8 @@ export interface ProjectListing {
   repository: string;
   ref: string;
   docsRoot: string;
+  /** The docs framework the project names; null: found from the repository's files. */
+  docsFramework: string | null;
   domain: string | null;
   allowedOrigins: string | null;
   enabled: boolean;
@@ -159,6 +166,7 @@ async function listProjectsIn(store: Store): Promise<ProjectListing[]> {
     repository: project.repository,
     ref: project.base_ref,
     docsRoot: project.docs_root,
+    docsFramework: project.docs_framework,
     domain: project.domain,
     allowedOrigins: project.allowed_origins,
     enabled: project.disabled_at === null,
@@ -177,6 +185,9 @@ export async function updateProject(
   const changes = {
     ...(options.ref !== undefined ? { baseRef: options.ref } : {}),
     ...(options.docsRoot !== undefined ? { docsRoot: parseDocsRoot(options.docsRoot) } : {}),
+    ...(options.docsFramework !== undefined
+      ? { docsFramework: options.docsFramework === '' ? null : parseFramework(options.docsFramework) }
+      : {}),
     ...(options.writable !== undefined ? { writable: list(options.writable) } : {}),
     ...(options.domain !== undefined ? { domain: options.domain === '' ? null : options.domain } : {}),
     ...(options.model !== undefined ? { model: options.model === '' ? null : options.model } : {}),
@@ -184,7 +195,7 @@ export async function updateProject(
   };
   if (Object.keys(changes).length === 0) {
     throw new UsageError(
-      'Nothing to change: pass at least one of --ref, --docs-root, --writable, --domain, --model, --allowed-origins',
+      'Nothing to change: pass at least one of --ref, --docs-root, --docs-framework, --writable, --domain, --model, --allowed-origins',
     );
   }
   if (options.model) parseModelSpec(options.model);

@@ -3,7 +3,7 @@
  * settings and `--docs-framework` take. Without one the framework is found from the repository's
  * files (its config file).
  */
-export const DOCS_FRAMEWORKS = ['docusaurus', 'mkdocs', 'vitepress', 'starlight', 'mintlify'] as const;
+const DOCS_FRAMEWORKS = ['docusaurus', 'mkdocs', 'vitepress', 'starlight', 'mintlify'] as const;
 export type DeclaredDocsFramework = (typeof DOCS_FRAMEWORKS)[number];
 
 export function isDocsFramework(value: unknown): value is DeclaredDocsFramework {

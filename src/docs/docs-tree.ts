@@ -40,9 +40,13 @@ export function docsTreeOf(repository: RepositoryFiles, docsRoot: string): DocsT
   };
 }
 
+/** The one dot-folder a docs site keeps its own files in: VitePress's config and theme. */
+const SITE_DOT_FOLDERS = new Set(['.vitepress']);
+
 /**
  * A docs folder on disk (`docwright check`, benchmarks, tests). Dot-folders (`.git`, `.github`)
- * and `node_modules` are skipped; symlinks are not followed, so nothing outside the folder is read.
+ * other than `.vitepress` and `node_modules` are skipped; symlinks are not followed, so nothing
+ * outside the folder is read.
  */
 export function folderDocsTree(folder: string): DocsTree {
   const files = listFiles(folder, '').sort();
@@ -61,7 +65,8 @@ function listFiles(folder: string, relative: string): string[] {
   const entries = readdirSync(join(folder, relative), { withFileTypes: true });
   for (const entry of entries) {
     const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-    if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_FOLDERS.has(entry.name)) {
+    const hidden = entry.name.startsWith('.') && !SITE_DOT_FOLDERS.has(entry.name);
+    if (entry.isDirectory() && !hidden && !SKIPPED_FOLDERS.has(entry.name)) {
       paths.push(...listFiles(folder, path));
     } else if (entry.isFile()) {
       paths.push(path);

@@ -9,6 +9,6 @@ export { conceptWords, queryConcepts, queryTerms } from './fts-query.js';
 export { isDocsPagePath, urlPathFromFile } from './url-path.js';
 export { docsTreeOf } from './docs-tree.js';
 export { openDocsSite, readDocsSite, siteLayoutOf } from './site-files.js';
-export type { DocsSiteFiles, SiteNavigation, SitePage } from './site-files.js';
-export type { DocsFramework, SiteLayout } from './site/frameworks.js';
+export type { DocsSiteFiles } from './site-files.js';
+export { SITE_CONFIG_FILES } from './site/frameworks.js';
 export type { SearchFilter, SearchHit } from './types.js';

@@ -40,7 +40,7 @@ export interface SiteNavigation {
 }
 
 /** One page of a site: where it is served and how its navigation names it. */
-export interface SitePage {
+interface SitePage {
   /** URL path the built site serves it at, with the site's base (see PageRules.urlOf). */
   url: string;
   /** The reference a navigation entry for it is written with. */
@@ -206,7 +206,7 @@ async function readSiteNavigation(
  * The navigation file at the docs root, parsed, with every `$ref` it reaches read (only those
  * files, however many other JSON files the site holds) and inlined into `resolved`.
  */
-export async function readNavigation(tree: DocsTree): Promise<NavigationFile | undefined> {
+async function readNavigation(tree: DocsTree): Promise<NavigationFile | undefined> {
   const paths = new Set(tree.paths());
   const file = NAVIGATION_FILES.find((name) => paths.has(name));
   if (file === undefined) return undefined;

@@ -14,7 +14,10 @@ export const INSTRUCTION_FORMS: ReadonlyArray<{ form: string; example: string }>
     form: 'Append a section to a page',
     example: 'append a section "Rate limits" to quickstart with "Each key may send 600 requests a minute."',
   },
-  { form: 'Remove a page', example: 'remove the page guides/old' },
+  {
+    form: 'Remove a page (its links point where you say)',
+    example: 'remove the page guides/old and point its links to guides/new',
+  },
   {
     form: 'Move or rename a page (links are repointed)',
     example: 'move page guides/setup to guides/getting-started',

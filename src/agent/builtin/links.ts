@@ -19,6 +19,8 @@ interface ParsedHref {
   /** `#anchor` and/or `?query`, kept when the link is repointed. */
   suffix: string;
   relative: boolean;
+  /** Written without `./` (`setup.md`): kept so when repointed. */
+  bare: boolean;
   /** `.mdx`/`.md` when the link spelled it out. */
   extension: string;
 }
@@ -44,14 +46,16 @@ function parseHref(href: string, sourcePage: string): ParsedHref | undefined {
   const pathPart = suffixAt === -1 ? href : href.slice(0, suffixAt);
   const suffix = suffixAt === -1 ? '' : href.slice(suffixAt);
   let target: string;
-  const relative = pathPart.startsWith('./') || pathPart.startsWith('../');
+  // A bare `setup.md` is a file beside the page (MkDocs and Docusaurus write links so).
+  const bareFile = !pathPart.startsWith('/') && /\.mdx?$/i.test(pathPart);
+  const relative = pathPart.startsWith('./') || pathPart.startsWith('../') || bareFile;
   if (pathPart.startsWith('/')) target = pathPart.slice(1);
   else if (relative) target = path.posix.join(path.posix.dirname(sourcePage), pathPart);
   else return undefined;
   if (target === '..' || target.startsWith('../')) return undefined;
   const extension = /\.mdx?$/i.exec(target.replace(/\/+$/, ''))?.[0] ?? '';
   target = target.replace(/\/+$/, '').replace(/\.mdx?$/i, '');
-  return { target: target === '.' ? '' : target, suffix, relative, extension };
+  return { target: target === '.' ? '' : target, suffix, relative, bare: bareFile, extension };
 }
 
 /** Writes a link to `targetPage` from `sourcePage` in the style of `original` (absolute or relative). */
@@ -63,7 +67,7 @@ function formatHref(original: ParsedHref, targetPage: string, sourcePage: string
   if (!original.relative) return `/${written}${extension}${original.suffix}`;
   let relative = path.posix.relative(path.posix.dirname(sourcePage), written || '.');
   if (relative === '') relative = '.';
-  if (!relative.startsWith('../') && relative !== '..') relative = `./${relative}`;
+  if (!relative.startsWith('../') && relative !== '..' && !original.bare) relative = `./${relative}`;
   return `${relative}${extension}${original.suffix}`;
 }
 

@@ -55,6 +55,15 @@ const MKDOCS_CONFIGS = ['mkdocs.yml', 'mkdocs.yaml'];
 const MINTLIFY_CONFIGS = ['docs.json', 'mint.json'];
 const DOCUSAURUS_SIDEBARS = JS_EXTENSIONS.map((extension) => `sidebars.${extension}`);
 
+/** Every file name that marks a docs site's folder, of any framework (Starlight's is an Astro config). */
+export const SITE_CONFIG_FILES = [
+  ...DOCUSAURUS_CONFIGS,
+  ...MKDOCS_CONFIGS,
+  ...VITEPRESS_CONFIGS,
+  ...ASTRO_CONFIGS,
+  ...MINTLIFY_CONFIGS,
+];
+
 const join = (...parts: string[]) => posix.join(...parts.filter((part) => part !== '')).replace(/^\.$/, '');
 
 /** A string property written as a literal in a JS/TS config (`baseUrl: '/docs/'`); the first one found. */
@@ -227,6 +236,8 @@ async function complete(files: LayoutFiles, found: Detected): Promise<SiteLayout
       layout.urlBase = layout.siteBase = slashed(literal(config, 'base'));
       layout.navigationFile = found.configFile;
       layout.translationFolders = localeKeys(config);
+      // Starlight builds a broken link, unless the site adds the links validator plugin.
+      layout.brokenLinksFail = /starlight-links-validator/.test(config);
       break;
     case 'mintlify':
       layout.navigationFile = found.configFile;

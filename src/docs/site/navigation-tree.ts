@@ -39,7 +39,7 @@ export interface NavigationRead {
 }
 
 /** Where and how to add a page. */
-export interface AddToNavigation {
+interface AddToNavigation {
   /** The new page's reference, in the framework's form. */
   ref: string;
   /** The label to show, where the framework's entries carry one (VitePress `text`, Starlight `label`). */
@@ -89,7 +89,7 @@ export function navigationPages(items: readonly NavigationItem[]): { ref: string
 }
 
 /** Folders (page-key form) whose pages a generated entry lists. */
-export function generatedFolders(items: readonly NavigationItem[]): string[] {
+function generatedFolders(items: readonly NavigationItem[]): string[] {
   return items.flatMap((item) =>
     item.kind === 'generated' ? [item.folder] : item.kind === 'group' ? generatedFolders(item.items) : [],
   );
