@@ -297,6 +297,18 @@ describe('BuiltinAgent: move a page', () => {
     expect(await files.read('guides/deploying.mdx')).toContain('[Set up your workspace](/teams/setup)');
   });
 
+  it('repoints frontmatter links (Starlight hero actions) and bare file links, keeping their form', async () => {
+    const home =
+      '---\ntitle: Home\nhero:\n  actions:\n    - text: Start\n      link: /guides/setup/\n---\n\nSee [setup](guides/setup.mdx).\n';
+    const files = sampleOverlay('', { 'home.mdx': home });
+    await run(files, 'move page guides/setup to guides/start');
+    expect(await files.read('home.mdx')).toBe(
+      home
+        .replace('link: /guides/setup/', 'link: /guides/start/')
+        .replace('](guides/setup.mdx)', '](guides/start.mdx)'),
+    );
+  });
+
   it('leaves example links in code blocks and inline code alone', async () => {
     const page =
       '# Linking\n\nSee [Setup](/guides/setup).\n\n```mdx\n[Setup](/guides/setup)\n```\n\nWrite `[x](/guides/setup)`.\n';

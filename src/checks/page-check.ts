@@ -21,7 +21,7 @@ export async function checkPage(site: SiteMap, file: string, syntax = true): Pro
   };
   const problems: CheckProblem[] = syntax ? await checkSyntax(site, file, scan, problem) : [];
   const ownAnchors = () => site.fileAnchors(file);
-  for (const link of extractLinks(scan.prose)) {
+  for (const link of [...frontmatterLinks(scan), ...extractLinks(scan.prose)]) {
     const found = await checkLink(site, file, ownAnchors, link);
     if (!found) continue;
     const reported = problem(found.rule, link.href, found.message, link.line, found.target);
@@ -111,4 +111,16 @@ async function checkLink(
     rule: 'broken-anchor',
     message: `the link ${link.href} names no heading of ${site.pageAt(target.urlPath) ?? target.urlPath}`,
   };
+}
+
+/** A `link:` of the frontmatter to a path of the site (Starlight's hero actions, `prev` and `next`). */
+const FRONTMATTER_LINK = /^[ \t]*(?:-[ \t]+)?link:[ \t]*(["']?)(\/[^"'\s]*)\1[ \t]*$/;
+
+/** The frontmatter's links to pages of the site, with their lines (the block starts on line 2). */
+function frontmatterLinks(scan: ScannedPage): PageLink[] {
+  if (scan.frontmatter === undefined) return [];
+  return scan.frontmatter.yaml.split(/\r?\n/).flatMap((line, index) => {
+    const match = FRONTMATTER_LINK.exec(line);
+    return match ? [{ href: match[2]!, line: index + 2 }] : [];
+  });
 }

@@ -5,12 +5,14 @@
  * relative paths (`setup`) are left alone: whether they are links to pages is not obvious.
  */
 import path from 'node:path';
-import { mapProse } from './markdown-prose.js';
+import { mapFrontmatter, mapProse } from './markdown-prose.js';
 import { pageKey } from './page-paths.js';
 
 const MARKDOWN_LINK = /(\]\(\s*<?)([^\s)<>]+)(?=>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\))/g;
 const REFERENCE_DEFINITION = /^( {0,3}\[[^\]\n]+\]:[ \t]*<?)([^\s>]+)/gm;
 const HREF_ATTRIBUTE = /(\bhref\s*=\s*\{?\s*)(["'])([^"'\n]*)\2/g;
+/** A `link:` of the frontmatter to a path of the site (Starlight's hero actions, `prev` and `next`). */
+const FRONTMATTER_LINK = /^([ \t]*(?:-[ \t]+)?link:[ \t]*)(["']?)(\/[^"'\s]*)\2([ \t]*\r?)$/gm;
 
 /** An internal link target, resolved against the page that holds it. */
 interface ParsedHref {
@@ -21,13 +23,22 @@ interface ParsedHref {
   relative: boolean;
   /** Written without `./` (`setup.md`): kept so when repointed. */
   bare: boolean;
+  /** Written with a slash at the end (`/guides/setup/`, as Starlight and MkDocs serve pages): kept. */
+  trailingSlash: boolean;
   /** `.mdx`/`.md` when the link spelled it out. */
   extension: string;
 }
 
-/** Applies `rewrite` to every link target in the prose of `content`. */
+/** Applies `rewrite` to every link target in the prose of `content`, and to the frontmatter's `link:`s. */
 function mapHrefs(content: string, rewrite: (href: string) => string): string {
-  return mapProse(content, (prose) =>
+  const withFrontmatter = mapFrontmatter(content, (block) =>
+    block.replace(
+      FRONTMATTER_LINK,
+      (_match, prefix: string, quote: string, href: string, rest: string) =>
+        `${prefix}${quote}${rewrite(href)}${quote}${rest}`,
+    ),
+  );
+  return mapProse(withFrontmatter, (prose) =>
     prose
       .replace(MARKDOWN_LINK, (_match, prefix: string, href: string) => prefix + rewrite(href))
       .replace(REFERENCE_DEFINITION, (_match, prefix: string, href: string) => prefix + rewrite(href))
@@ -55,7 +66,8 @@ function parseHref(href: string, sourcePage: string): ParsedHref | undefined {
   if (target === '..' || target.startsWith('../')) return undefined;
   const extension = /\.mdx?$/i.exec(target.replace(/\/+$/, ''))?.[0] ?? '';
   target = target.replace(/\/+$/, '').replace(/\.mdx?$/i, '');
-  return { target: target === '.' ? '' : target, suffix, relative, bare: bareFile, extension };
+  const trailingSlash = extension === '' && /[^/]\/+$/.test(pathPart);
+  return { target: target === '.' ? '' : target, suffix, relative, bare: bareFile, trailingSlash, extension };
 }
 
 /** Writes a link to `targetPage` from `sourcePage` in the style of `original` (absolute or relative). */
@@ -64,11 +76,12 @@ function formatHref(original: ParsedHref, targetPage: string, sourcePage: string
   const shortForm = original.target === pageKey(original.target);
   const written = shortForm ? pageKey(targetPage) : targetPage;
   const extension = written === '' ? '' : original.extension;
-  if (!original.relative) return `/${written}${extension}${original.suffix}`;
+  const slash = original.trailingSlash && written !== '' ? '/' : '';
+  if (!original.relative) return `/${written}${extension}${slash}${original.suffix}`;
   let relative = path.posix.relative(path.posix.dirname(sourcePage), written || '.');
   if (relative === '') relative = '.';
   if (!relative.startsWith('../') && relative !== '..' && !original.bare) relative = `./${relative}`;
-  return `${relative}${extension}${original.suffix}`;
+  return `${relative}${extension}${slash}${original.suffix}`;
 }
 
 /** How links change: where a link target now lives, and (when the page itself moved) its new name. */

@@ -40,6 +40,15 @@ export function mapProse(content: string, transform: (prose: string) => string):
 }
 
 /** Lines taken by a leading `---` frontmatter block (0 when there is none or it never closes). */
+/** Applies `transform` to the frontmatter block of `content` (its lines between the `---` fences), if any. */
+export function mapFrontmatter(content: string, transform: (block: string) => string): string {
+  const lines = content.split(/(?<=\n)/);
+  const length = frontmatterLength(lines);
+  if (length < 2) return content;
+  const block = lines.slice(1, length - 1).join('');
+  return lines[0]! + transform(block) + lines.slice(length - 1).join('');
+}
+
 function frontmatterLength(lines: string[]): number {
   if (!/^\uFEFF?---[ \t]*\r?\n?$/.test(lines[0] ?? '')) return 0;
   const close = lines.findIndex((line, index) => index > 0 && /^---[ \t]*\r?\n?$/.test(line));

@@ -3,6 +3,7 @@ import type { CheckProblem } from '../../checks/index.js';
 import { UnrecoverableError } from '../../core/errors.js';
 import { redactSecrets } from '../sanitize.js';
 import { createDocsTools } from '../tools/docs-tools.js';
+import { SiteNavigationTool } from '../tools/site-navigation.js';
 import { DocsSearch } from '../tools/docs-search.js';
 import { DocsWorkspace } from '../tools/docs-workspace.js';
 import { PathGuard } from '../tools/path-guard.js';
@@ -72,7 +73,11 @@ class AgentSession {
   private report = '';
 
   constructor(private readonly parts: SessionParts) {
-    this.tools = createDocsTools(parts.workspace, parts.search);
+    this.tools = createDocsTools(
+      parts.workspace,
+      parts.search,
+      new SiteNavigationTool(parts.input.files, parts.guard, parts.workspace.log),
+    );
   }
 
   /** Runs the tool loop until the model answers or a budget stops it. */
