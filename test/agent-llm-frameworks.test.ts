@@ -65,7 +65,7 @@ describe('the model-driven agent on other docs frameworks', () => {
       signal: new AbortController().signal,
       logger: silentLogger,
     });
-    const system = prompts[0]!.find((message) => message.role === 'system')!.content as string;
+    const system = prompts[0]!.find((message) => message.role === 'system')!.content;
     expect(system).toContain('The site is built with Docusaurus');
     const [navigation] = toolResults(prompts[1]);
     expect(navigation).toContain('in website/sidebars.js');
