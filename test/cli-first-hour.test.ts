@@ -202,7 +202,7 @@ describe('projects: update, remove, docs roots that do not exist', () => {
       );
       expect(wrong.code).toBe(1);
       expect(wrong.stderr).toContain(
-        `--docs-root docs is not a folder of ${repo} on main (docs.json is in site)`,
+        `--docs-root docs is not a folder of ${repo} on main (a docs site's config is at site/docs.json)`,
       );
 
       expect((await local('project', 'add', '--id', 'p', '--repository', repo, '--ref', 'main')).code).toBe(

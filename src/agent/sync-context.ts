@@ -1,8 +1,8 @@
-import { isDocsPagePath } from '../docs/index.js';
 import type { Overlay } from '../forge/overlay.js';
 import {
   describeEvidence,
   planDocsSync,
+  readImpactPages,
   type ImpactPage,
   type SyncPlan,
   type SyncRequest,
@@ -18,13 +18,8 @@ const EVIDENCE_SHOWN = 3;
  * a sync from it.
  */
 export async function syncPlan(request: SyncRequest, files: Overlay, policy: WritePolicy): Promise<SyncPlan> {
-  const pages = [];
-  for (const file of files.list(policy.root)) {
-    const path = policy.docsPath(file);
-    if (path === undefined || !isDocsPagePath(path)) continue;
-    pages.push({ path, text: await files.read(file) });
-  }
-  return planDocsSync(request.diff, pages);
+  // The pages as their framework publishes them: no versioned copy or translation is planned for.
+  return planDocsSync(request.diff, await readImpactPages(files, policy.root));
 }
 
 /** What the request is about, for the first line of a reply: the pull request's link or its title. */

@@ -1,4 +1,5 @@
-import { DocsIndex, docsTreeOf, readDocsSite } from '../docs/index.js';
+import { frameworkOption } from '../core/docs-frameworks.js';
+import { DocsIndex, openDocsSite } from '../docs/index.js';
 import type { Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../core/logger.js';
 import type { ProjectRow } from '../store/index.js';
@@ -95,7 +96,7 @@ export class DocsIndexes {
     }
     const snapshot = await this.options.forge.snapshot(project.repository, commit);
     try {
-      const index = await buildIndex(snapshot, project.docs_root);
+      const index = await buildIndex(snapshot, project.docs_root, project.docs_framework);
       this.options.logger.info({ project: project.id, commit, ...index.stats }, 'docs index built');
       await this.embed(project, index);
       this.entries.set(project.id, { commit, index, checkedAt: this.now() });
@@ -107,7 +108,14 @@ export class DocsIndexes {
   }
 }
 
-/** Reads the docs site under the docs root of a snapshot and indexes it. */
-export async function buildIndex(snapshot: Snapshot, docsRoot: string): Promise<DocsIndex> {
-  return DocsIndex.fromSite(await readDocsSite(docsTreeOf(snapshot, docsRoot)));
+/**
+ * Reads the docs site the docs root names in a snapshot (of whichever framework, the declared one
+ * if any) and indexes it: pages cited at the URLs their framework serves them at.
+ */
+export async function buildIndex(
+  snapshot: Snapshot,
+  docsRoot: string,
+  framework: string | null = null,
+): Promise<DocsIndex> {
+  return DocsIndex.fromSite(await openDocsSite(snapshot, docsRoot, frameworkOption(framework)));
 }

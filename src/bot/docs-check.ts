@@ -1,7 +1,7 @@
 import type { Octokit } from '@octokit/rest';
 import { DocwrightError, notFound } from '../core/errors.js';
 import { redactSecrets } from '../core/redact.js';
-import { docsTreeOf } from '../docs/index.js';
+import { frameworkOption } from '../core/docs-frameworks.js';
 import { readPullRequestChange } from '../github/pull-request-change.js';
 import { classifyRequestError } from '../github/request-error.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
@@ -221,7 +221,7 @@ async function readDocsPages(deps: BotDependencies, docs: ProjectRow) {
   }
   const snapshot = await deps.forge.snapshot(docs.repository, commit);
   try {
-    return await readImpactPages(docsTreeOf(snapshot, docs.docs_root));
+    return await readImpactPages(snapshot, docs.docs_root, frameworkOption(docs.docs_framework));
   } finally {
     snapshot.close?.();
   }

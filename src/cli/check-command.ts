@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { checkDocs, folderDocsTree, formatProblemsForTerminal, summarizeProblems } from '../checks/index.js';
+import { checkDocs, formatProblemsForTerminal, summarizeProblems } from '../checks/index.js';
 import { isBlocking } from '../checks/index.js';
 import type { DeclaredDocsFramework } from '../core/docs-frameworks.js';
-import { openDocsSite, SITE_CONFIG_FILES } from '../docs/index.js';
+import { folderWithSurroundings, openDocsSite, SITE_CONFIG_FILES } from '../docs/index.js';
 import { SETTINGS_FILE, settingsFromText } from '../github/settings.js';
 import { parseDocsRoot } from '../write-policy/index.js';
 
@@ -40,20 +40,20 @@ export async function checkCommand(
       : { root: path.resolve(cwd, folder ?? '.', parseDocsRoot(options.docsRoot ?? '')) };
   const { root } = located;
   if (!isFolder(root)) throw new Error(`${root} is not a folder`);
-  // The site is read from the repository around the folder: a framework's config may sit above its
-  // pages (Docusaurus' website/, Starlight's src/content/docs), and the folder may name either.
-  const repository = repositoryRoot(root);
-  const tree = folderDocsTree(repository);
+  // The site is read with what surrounds the folder in its repository: a framework's config may
+  // sit above its pages (Docusaurus' website/, Starlight's src/content/docs), and the folder may
+  // name either.
+  const { repository, docsRoot } = folderWithSurroundings(root);
   const site = await openDocsSite(
-    { paths: () => tree.paths(), read: (file) => tree.read(file) },
-    path.relative(repository, root).split(path.sep).join('/'),
+    repository,
+    docsRoot,
     options.docsFramework === undefined ? {} : { framework: options.docsFramework },
   );
   const problems = await checkDocs(site);
   const found =
     'reason' in located ? `Checking ${path.relative(cwd, root) || '.'} (${located.reason})` : undefined;
   const base = found ? { found } : {};
-  const pages = path.join(repository, site.layout.pagesRoot);
+  const pages = path.join(root, path.relative(docsRoot || '.', site.layout.pagesRoot || '.'));
   if (problems.length === 0) return { ...base, output: `${pages}: no problems found`, ok: true };
   return {
     ...base,

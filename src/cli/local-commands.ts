@@ -10,7 +10,7 @@ import type { GitEnvironment } from '../forge/git-command.js';
 import type { Forge } from '../forge/types.js';
 import { parseModelSpec } from '../models/models.js';
 import { openStore, type ProjectRow, type Store } from '../store/index.js';
-import { NAVIGATION_FILES } from '../docs/navigation.js';
+import { SITE_CONFIG_FILES } from '../docs/index.js';
 import { UsageError } from './exit-codes.js';
 import { parseDocsRoot } from '../write-policy/index.js';
 import { parseFramework } from './docs-framework-option.js';
@@ -109,7 +109,7 @@ async function checkRepository(
 
 /**
  * A docs root must be a folder of the repository at the base branch: a typo would otherwise give
- * every job an empty site. Where the repository has a docs.json, the message says where.
+ * every job an empty site. Where the repository has a docs site's config, the message says where.
  */
 async function checkDocsRoot(
   forge: Forge,
@@ -124,13 +124,13 @@ async function checkDocsRoot(
     const paths = snapshot.paths();
     if (paths.some((file) => file.startsWith(`${docsRoot}/`))) return;
     const configs = paths
-      .filter((file) => NAVIGATION_FILES.includes(path.posix.basename(file)))
-      .map((file) => path.posix.dirname(file))
+      .filter(
+        (file) =>
+          !file.includes('node_modules/') &&
+          SITE_CONFIG_FILES.some((name) => file === name || file.endsWith(`/${name}`)),
+      )
       .slice(0, 3);
-    const hint =
-      configs.length > 0
-        ? ` (docs.json is in ${configs.map((dir) => (dir === '.' ? 'the root' : dir)).join(', ')})`
-        : '';
+    const hint = configs.length > 0 ? ` (a docs site's config is at ${configs.join(', ')})` : '';
     throw new Error(`--docs-root ${docsRoot} is not a folder of ${repository} on ${ref}${hint}`);
   } finally {
     snapshot.close?.();

@@ -14,3 +14,8 @@ export function isDocsFramework(value: unknown): value is DeclaredDocsFramework 
 export function unknownFrameworkMessage(value: string): string {
   return `"${value}" is not a docs framework docwright knows: use one of ${DOCS_FRAMEWORKS.join(', ')}`;
 }
+
+/** The docs model's option for a project's stored `docs_framework` (null or unknown: found from its files). */
+export function frameworkOption(value: string | null | undefined): { framework?: DeclaredDocsFramework } {
+  return isDocsFramework(value) ? { framework: value } : {};
+}

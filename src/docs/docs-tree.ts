@@ -1,6 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { relativeToDocsRoot } from './url-path.js';
 
 /**
@@ -73,4 +73,40 @@ function listFiles(folder: string, relative: string): string[] {
     }
   }
   return paths;
+}
+
+/**
+ * A docs folder on disk with what a docs framework keeps around it: every file under the folder,
+ * and the files directly in each folder above it up to the repository's top (the folder holding
+ * `.git`), `.vitepress/` included, where a framework's config and navigation file sit. Enough to
+ * read the site the folder names (`website/docs` of a Docusaurus site, `docs/src/content/docs` of a
+ * Starlight one) without listing the whole repository. Outside a repository, the folder alone.
+ */
+export function folderWithSurroundings(folder: string): { repository: RepositoryFiles; docsRoot: string } {
+  const start = resolve(folder);
+  let top = start;
+  for (let current = start; ; current = dirname(current)) {
+    if (existsSync(join(current, '.git'))) {
+      top = current;
+      break;
+    }
+    if (dirname(current) === current) break;
+  }
+  const docsRoot = relative(top, start).split(sep).join('/');
+  const paths = new Set(listFiles(start, '').map((path) => (docsRoot === '' ? path : `${docsRoot}/${path}`)));
+  for (let current = start; current !== top;) {
+    current = dirname(current);
+    const prefix = relative(top, current).split(sep).join('/');
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.isFile()) paths.add(path);
+      else if (entry.isDirectory() && SITE_DOT_FOLDERS.has(entry.name))
+        for (const file of listFiles(join(current, entry.name), '')) paths.add(`${path}/${file}`);
+    }
+  }
+  const sorted = [...paths].sort();
+  return {
+    repository: { paths: () => sorted, read: (path) => readFile(join(top, path), 'utf8') },
+    docsRoot,
+  };
 }

@@ -7,7 +7,7 @@ export { SectionVectors } from './section-vectors.js';
 export { buildRetrievalQuery, isFollowUp, pointsBack, pointsOnlyBack } from './retrieval-query.js';
 export { conceptWords, queryConcepts, queryTerms } from './fts-query.js';
 export { isDocsPagePath, urlPathFromFile } from './url-path.js';
-export { docsTreeOf } from './docs-tree.js';
+export { docsTreeOf, folderWithSurroundings } from './docs-tree.js';
 export { openDocsSite, readDocsSite, siteLayoutOf } from './site-files.js';
 export type { DocsSiteFiles } from './site-files.js';
 export { SITE_CONFIG_FILES } from './site/frameworks.js';

@@ -6,7 +6,7 @@ import { Overlay } from '../forge/overlay.js';
 import type { CommitInfo, FileChange, Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../core/logger.js';
 import { redactSecrets } from '../core/redact.js';
-import { isDocsFramework, type DeclaredDocsFramework } from '../core/docs-frameworks.js';
+import { frameworkOption } from '../core/docs-frameworks.js';
 import { siteLayoutOf } from '../docs/index.js';
 import type { ClaimedJob, JobRow, ProjectRow, RunOutcome } from '../store/index.js';
 import { projectWritable } from '../store/project-writable.js';
@@ -225,7 +225,7 @@ async function checkEdits(
 async function writePolicy(project: ProjectRow, snapshot: Snapshot): Promise<WritePolicy> {
   try {
     parseDocsRoot(project.docs_root);
-    const layout = await siteLayoutOf(snapshot, project.docs_root, frameworkOf(project));
+    const layout = await siteLayoutOf(snapshot, project.docs_root, frameworkOption(project.docs_framework));
     return new WritePolicy({
       docsRoot: parseDocsRoot(layout.pagesRoot),
       writable: projectWritable(project),
@@ -236,11 +236,6 @@ async function writePolicy(project: ProjectRow, snapshot: Snapshot): Promise<Wri
     if (error instanceof InvalidDocsRootError) throw new UnrecoverableError(error.message);
     throw error;
   }
-}
-
-/** The framework the project's settings name, if they name one docwright knows. */
-function frameworkOf(project: ProjectRow): { framework?: DeclaredDocsFramework } {
-  return isDocsFramework(project.docs_framework) ? { framework: project.docs_framework } : {};
 }
 
 /** The snapshot's symlink test, when it has one (local git snapshots do; see git-snapshot.ts). */

@@ -1,38 +1,51 @@
 import { statSync } from 'node:fs';
-import { isDocsPagePath } from '../docs/index.js';
-import type { DocsTree } from '../docs/docs-tree.js';
-import { readDocsFolder } from '../docs/read-docs-folder.js';
-import { readDocsSite, type DocsSiteFiles } from '../docs/site-files.js';
+import { posix } from 'node:path';
+import { folderWithSurroundings, type RepositoryFiles } from '../docs/docs-tree.js';
+import { openDocsSite, type DocsSiteFiles, type OpenSiteOptions } from '../docs/site-files.js';
 import { badRequest, notFound } from '../core/errors.js';
 import type { ImpactInput } from './analyze-impact.js';
 import type { PageInput } from './page-vocabulary.js';
 
 /**
- * The input of `analyzeImpact` from disk: the pages of the docs folder at `docsRoot` (Markdown
- * and MDX, paths relative to it, read by the docs model's own reader) and the diff text as given.
- * Throws a `not_found` error when the folder does not exist and `invalid_request` when it is a file.
+ * The input of `analyzeImpact` from disk: the pages of the docs folder at `docsFolder` as its docs
+ * framework reads them (paths relative to the folder) and the diff text as given. Throws a
+ * `not_found` error when the folder does not exist and `invalid_request` when it is a file.
  */
-export async function readImpactInput(docsRoot: string, diff: string): Promise<ImpactInput> {
+export async function readImpactInput(docsFolder: string, diff: string): Promise<ImpactInput> {
   let isFolder: boolean;
   try {
-    isFolder = statSync(docsRoot).isDirectory();
+    isFolder = statSync(docsFolder).isDirectory();
   } catch {
-    throw notFound(`The docs folder ${docsRoot} does not exist.`);
+    throw notFound(`The docs folder ${docsFolder} does not exist.`);
   }
-  if (!isFolder) throw badRequest(`${docsRoot} is a file; the docs root must be a folder.`);
-  return { diff, pages: pagesOf(await readDocsFolder(docsRoot)) };
+  if (!isFolder) throw badRequest(`${docsFolder} is a file; the docs root must be a folder.`);
+  const { repository, docsRoot } = folderWithSurroundings(docsFolder);
+  return { diff, pages: await readImpactPages(repository, docsRoot) };
 }
 
 /**
- * The pages of a docs tree (a repository's snapshot under its docs root) as `analyzeImpact` takes
- * them, read the way a folder on disk is read.
+ * The pages of the docs site a docs root names in a repository (a snapshot, or a folder on disk
+ * with what surrounds it), as `analyzeImpact` takes them: paths relative to the docs root, and only
+ * what the framework publishes as the current docs. Versioned copies (Docusaurus
+ * `versioned_docs/`) and translations (`i18n/`, VitePress and Starlight locales) are not pages of
+ * it, so a change never lists them.
  */
-export async function readImpactPages(tree: DocsTree): Promise<PageInput[]> {
-  return pagesOf(await readDocsSite(tree));
+export async function readImpactPages(
+  repository: RepositoryFiles,
+  docsRoot: string,
+  options: OpenSiteOptions = {},
+): Promise<PageInput[]> {
+  return pagesOf(await openDocsSite(repository, docsRoot, options), docsRoot);
 }
 
-function pagesOf(site: DocsSiteFiles): PageInput[] {
-  return site.files
-    .filter((file) => isDocsPagePath(file.path))
-    .map((file) => ({ path: file.path, text: file.content }));
+function pagesOf(site: DocsSiteFiles, docsRoot: string): PageInput[] {
+  const root = docsRoot.replace(/^\/+|\/+$/g, '');
+  return site.files.flatMap((file) => {
+    const page = site.pages.get(file.path);
+    if (page === undefined || page.translation !== undefined) return [];
+    const repoPath = posix.join(site.layout.pagesRoot, file.path);
+    const path =
+      root === '' ? repoPath : repoPath.startsWith(`${root}/`) ? repoPath.slice(root.length + 1) : undefined;
+    return path === undefined ? [] : [{ path, text: file.content }];
+  });
 }

@@ -1,4 +1,4 @@
-import { DocsIndex, docsTreeOf, isDocsPagePath, readDocsSite, urlPathFromFile } from '../../docs/index.js';
+import { DocsIndex, openDocsSite } from '../../docs/index.js';
 import { isMissingModule } from '../../core/sqlite.js';
 import type { Overlay } from '../../forge/overlay.js';
 import type { PathGuard } from './path-guard.js';
@@ -49,11 +49,10 @@ export class DocsSearch {
 
   private async build(): Promise<{ docs: DocsIndex; files: Map<string, string> }> {
     if (this.index) return this.index;
-    // The site as the assistant and the checks read it: `$ref` parts, snippets and `.mintignore` too.
-    const site = await readDocsSite(docsTreeOf(this.files, this.guard.root));
+    // The site as the assistant and the checks read it, through its framework: its pages, their URLs.
+    const site = await openDocsSite(this.files, this.guard.root);
     const files = new Map<string, string>();
-    for (const file of site.files)
-      if (isDocsPagePath(file.path)) files.set(urlPathFromFile(file.path), file.path);
+    for (const [file, page] of site.pages) files.set(page.url, file);
     this.index = { docs: DocsIndex.fromSite(site), files };
     return this.index;
   }
