@@ -8,7 +8,7 @@ export { buildRetrievalQuery, isFollowUp, pointsBack, pointsOnlyBack } from './r
 export { conceptWords, queryConcepts, queryTerms } from './fts-query.js';
 export { isDocsPagePath, urlPathFromFile } from './url-path.js';
 export { docsTreeOf, folderWithSurroundings } from './docs-tree.js';
-export { openDocsSite, readDocsSite, siteLayoutOf } from './site-files.js';
+export { openDocsSite, siteLayoutOf } from './site-files.js';
 export type { DocsSiteFiles } from './site-files.js';
 export { SITE_CONFIG_FILES } from './site/frameworks.js';
 export type { SearchFilter, SearchHit } from './types.js';
