@@ -71,3 +71,26 @@ describe('the direction of dependencies', () => {
     ).toEqual([]);
   }, 120_000);
 });
+
+describe('one reader of a page', () => {
+  /** Every TypeScript file of src/ with its text, by path from the repository. */
+  function sources(): [string, string][] {
+    const root = new URL('../src/', import.meta.url);
+    return (readdirSync(root, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => [`src/${file}`, readFileSync(new URL(file, root), 'utf8')]);
+  }
+
+  it('reads frontmatter and code fences in src/docs/page-syntax.ts and frontmatter.ts alone', () => {
+    const readers: string[] = [];
+    for (const [file, text] of sources()) {
+      if (file === 'src/docs/page-syntax.ts') continue;
+      // A pattern for a fence (three backticks or tildes) or a frontmatter fence (`^---`).
+      if (/\/\^[^/\n]*(?:`\{3,?\}|`{3}|~\{3,?\}|~{3})/.test(text)) readers.push(`${file}: a fence pattern`);
+      if (/\/\^(?:\\uFEFF\?)?---/.test(text)) readers.push(`${file}: a frontmatter pattern`);
+      if (file !== 'src/docs/frontmatter.ts' && /from 'gray-matter'/.test(text))
+        readers.push(`${file}: gray-matter`);
+    }
+    expect(readers).toEqual([]);
+  });
+});

@@ -6,6 +6,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { mdxFromMarkdown } from 'mdast-util-mdx';
 import { mdxjs } from 'micromark-extension-mdxjs';
+import { frontmatterOf } from '../docs/page-syntax.js';
 
 /** Made once: the extensions hold no state between documents. */
 const SYNTAX = [mdxjs()];
@@ -36,7 +37,11 @@ export function mdxSyntaxError(content: string): { line?: number; message: strin
 
 /** The frontmatter block blanked to empty lines, so the parser's line numbers stay the file's own. */
 function withoutFrontmatter(content: string): string {
-  const match = /^\uFEFF?---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(content);
-  if (!match) return content;
-  return match[0].replace(/[^\n]/g, '') + content.slice(match[0].length);
+  const lines = content.split(/(?<=\n)/);
+  const block = frontmatterOf(lines);
+  if (block === undefined || !block.closed) return content;
+  return (
+    '\n'.repeat(block.lineCount - (lines[block.lineCount - 1]?.endsWith('\n') ? 0 : 1)) +
+    lines.slice(block.lineCount).join('')
+  );
 }

@@ -1,6 +1,6 @@
 import { headingText } from '../docs/mdx-text.js';
 import { createSlugger, slugify } from '../docs/slug.js';
-import type { ScannedPage } from './page-scan.js';
+import type { ScannedPage } from '../docs/page-scan.js';
 
 /**
  * The anchors a page offers to `#fragment` links: its headings' slugs as GitHub and Mintlify make

@@ -1,7 +1,7 @@
-import matter from 'gray-matter';
+import { frontmatterFault } from '../docs/frontmatter.js';
 import { hasAnchor } from './page-anchors.js';
 import { extractLinks, resolveLink, type PageLink } from './page-links.js';
-import type { ScannedPage } from './page-scan.js';
+import type { ScannedPage } from '../docs/page-scan.js';
 import { mdxSyntaxError } from './mdx-syntax.js';
 import { isMdx, type SiteMap } from './site-map.js';
 import type { CheckProblem, CheckRule } from './types.js';
@@ -65,19 +65,14 @@ function checkFrontmatter(scan: ScannedPage, problem: ProblemOf): CheckProblem[]
   if (!block.closed) {
     return [problem('frontmatter', 'unclosed', 'the frontmatter block has no closing "---" line', 1)];
   }
-  try {
-    const data: unknown = matter(`---\n${block.yaml}\n---\n`, {}).data;
-    if (Array.isArray(data) || typeof data !== 'object' || data === null) {
-      return [problem('frontmatter', 'not a mapping', 'the frontmatter must be "key: value" lines', 1)];
-    }
-    return [];
-  } catch (error) {
-    const yamlError = error as { reason?: string; mark?: { line?: number }; message?: string };
-    const reason = yamlError.reason ?? yamlError.message?.split('\n')[0] ?? 'invalid YAML';
-    // The mark counts from the opening `---` line, which is line 1 of the file.
-    const line = typeof yamlError.mark?.line === 'number' ? yamlError.mark.line + 1 : 1;
-    return [problem('frontmatter', 'invalid yaml', `the frontmatter is not valid YAML: ${reason}`, line)];
+  const fault = frontmatterFault(block.yaml);
+  if (fault === undefined) return [];
+  if (fault.kind === 'not a mapping') {
+    return [problem('frontmatter', 'not a mapping', 'the frontmatter must be "key: value" lines', 1)];
   }
+  return [
+    problem('frontmatter', 'invalid yaml', `the frontmatter is not valid YAML: ${fault.reason}`, fault.line),
+  ];
 }
 
 /** What is wrong with one link, or undefined when it resolves (or is not checked). */

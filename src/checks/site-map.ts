@@ -9,7 +9,7 @@ import {
 import type { SiteLayout } from '../docs/site/frameworks.js';
 import { normalizeUrlPath, urlPathFromFile } from '../docs/url-path.js';
 import { pageAnchors, snippetImports } from './page-anchors.js';
-import { scanPage, type ScannedPage } from './page-scan.js';
+import { scanPage, type ScannedPage } from '../docs/page-scan.js';
 
 /** Stands for a `:name*` segment while a redirect pattern is built. */
 const REST = '\u0000';

@@ -1,4 +1,5 @@
 import matter from 'gray-matter';
+import { splitFrontmatter } from './page-syntax.js';
 
 /** The frontmatter fields search uses, and the Markdown after the frontmatter block. */
 export interface Frontmatter {
@@ -20,8 +21,6 @@ export interface Frontmatter {
   id?: string;
   body: string;
 }
-
-const FRONTMATTER_BLOCK = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 /**
  * Reads a page's frontmatter with gray-matter. Invalid YAML never fails the page (one broken
@@ -51,9 +50,8 @@ export function readFrontmatter(content: string): Frontmatter {
 }
 
 function salvage(content: string): Frontmatter {
-  const block = FRONTMATTER_BLOCK.exec(content);
-  if (!block) return { keywords: [], noindex: false, hidden: false, body: content };
-  const yaml = block[1] ?? '';
+  const { yaml, body } = splitFrontmatter(content);
+  if (yaml === undefined) return { keywords: [], noindex: false, hidden: false, body: content };
   return {
     title: salvageField(yaml, 'title'),
     description: salvageField(yaml, 'description'),
@@ -61,7 +59,7 @@ function salvage(content: string): Frontmatter {
     sidebarTitle: salvageField(yaml, 'sidebarTitle'),
     noindex: isTrue(salvageField(yaml, 'noindex')) || isFalse(salvageField(yaml, 'searchable')),
     hidden: isTrue(salvageField(yaml, 'hidden')),
-    body: content.slice(block[0].length),
+    body,
   };
 }
 
@@ -93,4 +91,26 @@ function asTextList(value: unknown): string[] {
       ? value.split(',')
       : [];
   return items.map(asText).filter((item): item is string => item !== undefined);
+}
+
+/**
+ * What is wrong with a frontmatter block's YAML, read by the same parser as every page's
+ * frontmatter: not YAML (with the reason and the file line, the opening `---` being line 1), or
+ * YAML that is not a mapping of keys. Undefined when it is fine.
+ */
+export function frontmatterFault(
+  yaml: string,
+): { kind: 'invalid yaml'; reason: string; line: number } | { kind: 'not a mapping' } | undefined {
+  try {
+    const data: unknown = matter(`---\n${yaml}\n---\n`, {}).data;
+    return Array.isArray(data) || typeof data !== 'object' || data === null
+      ? { kind: 'not a mapping' }
+      : undefined;
+  } catch (error) {
+    const yamlError = error as { reason?: string; mark?: { line?: number }; message?: string };
+    const reason = yamlError.reason ?? yamlError.message?.split('\n')[0] ?? 'invalid YAML';
+    // The mark counts from the opening `---` line, which is line 1 of the file.
+    const line = typeof yamlError.mark?.line === 'number' ? yamlError.mark.line + 1 : 1;
+    return { kind: 'invalid yaml', reason, line };
+  }
 }

@@ -3,6 +3,7 @@ import { resolveConfigReferences } from './config-references.js';
 import { parseDocsRoot } from '../write-policy/index.js';
 import { docsTreeOf, type DocsTree, type RepositoryFiles } from './docs-tree.js';
 import { readFrontmatter } from './frontmatter.js';
+import { splitFrontmatter } from './page-syntax.js';
 import { detectLayout, type DocsFramework, type SiteLayout } from './site/frameworks.js';
 import { readNavigationText } from './site/navigation-editors.js';
 import { navigationPages, type NavigationItem } from './site/navigation-tree.js';
@@ -170,7 +171,7 @@ function excludedPatterns(layout: SiteLayout, config: string): string[] {
 
 /** The frontmatter `slug` and `id` of a page, read only when the block names one. */
 function pageIdentity(content: string): PageIdentity {
-  const block = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---/.exec(content)?.[1];
+  const block = splitFrontmatter(content).yaml;
   if (block === undefined || !/^(slug|id)\s*:/m.test(block)) return {};
   const { slug, id } = readFrontmatter(content);
   return { ...(slug === undefined ? {} : { slug }), ...(id === undefined ? {} : { id }) };

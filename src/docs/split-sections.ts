@@ -13,6 +13,7 @@
  */
 
 import { esmEnd } from './mdx-blocks.js';
+import { fenceEnd, openingFence } from './page-syntax.js';
 
 /** A run of a section's lines: prose to clean, or a fenced code block kept verbatim. */
 interface SectionPart {
@@ -57,7 +58,6 @@ export interface SplitOptions {
   mdx: boolean;
 }
 
-const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 const HEADING_MDX = /^[ \t]*(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const HEADING_MARKDOWN = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const ESM_START = /^(import|export)[\s{*]/;
@@ -79,9 +79,12 @@ export function splitSections(body: string, options: SplitOptions): RawSection[]
   while (index < lines.length) {
     const line = lines[index]!;
     const section = sections[sections.length - 1]!;
-    const fence = FENCE_OPEN.exec(line);
-    if (fence && !(fence[1]!.startsWith('`') && fence[2]!.includes('`'))) {
-      const end = fenceEnd(lines, index, fence[1]!);
+    // Fences are read the MDX way in every page: an indented ``` line of a Markdown page is code too.
+    const fence = openingFence(line, 'mdx');
+    if (fence) {
+      // CommonMark: an unclosed fence runs to the end of the document.
+      const closed = fenceEnd(lines, index, fence.marker, 'mdx');
+      const end = closed === -1 ? lines.length - 1 : closed;
       addPart(section, true, lines.slice(index, end + 1));
       index = end + 1;
       continue;
@@ -126,17 +129,6 @@ export function splitSections(body: string, options: SplitOptions): RawSection[]
     kind,
     ...(anchor === undefined ? {} : { anchor }),
   }));
-}
-
-/** Index of the line closing the fence opened at `start` (same character, at least as long), or the last line. */
-function fenceEnd(lines: string[], start: number, opener: string): number {
-  const character = opener[0]!;
-  for (let index = start + 1; index < lines.length; index += 1) {
-    const close = /^[ \t]*(`{3,}|~{3,})[ \t]*$/.exec(lines[index]!);
-    if (close && close[1]![0] === character && close[1]!.length >= opener.length) return index;
-  }
-  // CommonMark: an unclosed fence runs to the end of the document.
-  return lines.length - 1;
 }
 
 function addPart(section: LinesSection, code: boolean, lines: string[]): void {

@@ -1,3 +1,4 @@
+import { closesFence, openingFence } from '../docs/page-syntax.js';
 import { nameKey } from './name-shapes.js';
 
 /** A docs page as the analysis receives it: a path relative to the docs root and its Markdown/MDX text. */
@@ -32,7 +33,6 @@ const PAGE_WORD = /[A-Za-z_$][\w$]*(?:-[A-Za-z0-9_$]+)*/g;
 /** Names written with `.`, `:` or `/` between words (`app:request:start`, `/users/:id`). */
 const PAGE_COMPOUND = /\/?[\w$@-]+(?:(?:[.:]|\/:?)[\w$@{}<>-]+)+\/?/g;
 const CONSTANT = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]+\d+$/;
-const FENCE = /^\s{0,3}(```|~~~)/;
 
 /**
  * The names of every page, found by key (any spelling) or, for compound names, exactly: which
@@ -119,13 +119,20 @@ export class PageVocabulary {
     const keys = new Map<string, PageLine[]>();
     const constants = new Map<string, PageLine[]>();
     const compounds = new Map<string, PageLine[]>();
-    let code = false;
+    let fence: string | undefined;
     for (let index = 0; index < lines.length; index += 1) {
       const text = lines[index]!;
-      if (FENCE.test(text)) {
-        code = !code;
+      if (fence === undefined) {
+        const opened = openingFence(text, 'markdown');
+        if (opened) {
+          fence = opened.marker;
+          continue;
+        }
+      } else if (closesFence(text, fence, 'markdown')) {
+        fence = undefined;
         continue;
       }
+      const code = fence !== undefined;
       if (text.length > MAX_PAGE_LINE) continue;
       const line = index + 1;
       const lead = code ? undefined : lineLead(text);

@@ -4,7 +4,8 @@
  * (`[Setup](./setup)` inside a code block) that describe syntax and must stay as written.
  */
 
-const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
+import { closesFence, frontmatterOf, openingFence } from '../../docs/page-syntax.js';
+
 const INLINE_CODE = /(`+)[^`\n]*?\1/g;
 
 /** Applies `transform` to each stretch of prose of `content` and returns the whole text. */
@@ -13,23 +14,24 @@ export function mapProse(content: string, transform: (prose: string) => string):
   let output = '';
   let prose = '';
   let fence: string | undefined;
-  const frontmatterLines = frontmatterLength(lines);
+  const frontmatterLines = closedFrontmatterLength(lines);
   const flush = () => {
     output += mapOutsideInlineCode(prose, transform);
     prose = '';
   };
   for (const [index, line] of lines.entries()) {
+    const text = line.replace(/\r?\n$/, '');
     if (index < frontmatterLines) {
       output += line;
     } else if (fence !== undefined) {
       output += line;
-      if (closesFence(line, fence)) fence = undefined;
+      if (closesFence(text, fence)) fence = undefined;
     } else {
-      const open = FENCE_OPEN.exec(line);
+      const open = openingFence(text);
       if (open) {
         flush();
         output += line;
-        fence = open[1];
+        fence = open.marker;
       } else {
         prose += line;
       }
@@ -39,25 +41,19 @@ export function mapProse(content: string, transform: (prose: string) => string):
   return output;
 }
 
-/** Lines taken by a leading `---` frontmatter block (0 when there is none or it never closes). */
 /** Applies `transform` to the frontmatter block of `content` (its lines between the `---` fences), if any. */
 export function mapFrontmatter(content: string, transform: (block: string) => string): string {
   const lines = content.split(/(?<=\n)/);
-  const length = frontmatterLength(lines);
+  const length = closedFrontmatterLength(lines);
   if (length < 2) return content;
   const block = lines.slice(1, length - 1).join('');
   return lines[0]! + transform(block) + lines.slice(length - 1).join('');
 }
 
-function frontmatterLength(lines: string[]): number {
-  if (!/^\uFEFF?---[ \t]*\r?\n?$/.test(lines[0] ?? '')) return 0;
-  const close = lines.findIndex((line, index) => index > 0 && /^---[ \t]*\r?\n?$/.test(line));
-  return close === -1 ? 0 : close + 1;
-}
-
-function closesFence(line: string, fence: string): boolean {
-  const trimmed = line.trim();
-  return trimmed.length >= fence.length && trimmed === (fence[0] ?? '').repeat(trimmed.length);
+/** Lines taken by a leading `---` frontmatter block (0 when there is none or it never closes). */
+function closedFrontmatterLength(lines: string[]): number {
+  const block = frontmatterOf(lines);
+  return block?.closed ? block.lineCount : 0;
 }
 
 function mapOutsideInlineCode(prose: string, transform: (prose: string) => string): string {

@@ -6,12 +6,12 @@
  */
 import type { Command } from './commands.js';
 import { extractQuotes, restoreQuotes, type Quoted } from './quoted-text.js';
+import { closesFence, openingFence } from '../../docs/page-syntax.js';
 
 /** Where one instruction ends and the next begins, within a line (quotes already set aside). */
 const SEPARATOR = /\s*;\s*|\.\s+(?=then\s)|,\s*(?=then\s)|\s+(?=and\s+then\s)/i;
 /** What joins an instruction to the one before it, or marks it as an item of a list. */
 const LEAD = /^\s*(?:(?:[-*•]|\d+[.)])\s+)?(?:(?:and\s+)?then\b[\s,:]*)?/i;
-const FENCE = /^\s*(?:`{3,}|~{3,})/;
 
 /**
  * Splits a request into instructions, in order, each as typed (quotes included). `parse` tells
@@ -21,10 +21,13 @@ export function splitInstructions(request: string, parse: (text: string) => Comm
   const { skeleton, quotes } = extractQuotes(request.replace(/\r\n?/g, '\n').trim());
   const pieces: string[][] = [];
   let body = false;
-  let inFence = false;
+  // The body's code block, while one is open: its lines are never instructions.
+  let fence: string | undefined;
   for (const line of skeleton.split('\n')) {
-    if (body && (inFence || FENCE.test(line) || !startsInstruction(line, quotes, parse))) {
-      if (FENCE.test(line)) inFence = !inFence;
+    const opens = fence === undefined ? openingFence(line) : undefined;
+    if (body && (fence !== undefined || opens !== undefined || !startsInstruction(line, quotes, parse))) {
+      if (opens) fence = opens.marker;
+      else if (fence !== undefined && closesFence(line, fence)) fence = undefined;
       pieces.at(-1)?.push(line);
       continue;
     }

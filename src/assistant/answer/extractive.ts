@@ -1,4 +1,5 @@
 import { queryTerms, type SearchHit } from '../../docs/index.js';
+import { openingFence } from '../../docs/page-syntax.js';
 import { QuestionMeaning } from './question-meaning.js';
 import { textUnits, type TextUnit } from './sentences.js';
 import {
@@ -333,7 +334,7 @@ function codeShare(units: ScoredUnit[]): number {
 function clip(code: string): string {
   const lines = code.split('\n');
   if (lines.length <= MAX_CODE_LINES) return code;
-  const fence = /^(\s*)(`{3,}|~{3,})/.exec(lines[0] ?? '')?.[2] ?? '```';
+  const fence = openingFence(lines[0] ?? '')?.marker ?? '```';
   return [...lines.slice(0, MAX_CODE_LINES - 1), fence].join('\n');
 }
 

@@ -2,6 +2,8 @@
  * Text units an extractive answer is made of: sentences of prose paragraphs, list items whole,
  * and code blocks whole (never cut in the middle).
  */
+import { closesFence, openingFence } from '../../docs/page-syntax.js';
+
 export interface TextUnit {
   kind: 'sentence' | 'item' | 'code' | 'table';
   text: string;
@@ -9,7 +11,6 @@ export interface TextUnit {
   block: number;
 }
 
-const FENCE = /^(```|~~~)/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s+/;
 /** A sentence ends at . ! or ? followed by a space and a capital, digit, quote or backtick. */
@@ -36,7 +37,7 @@ export function textUnits(body: string): TextUnit[] {
     if (
       item &&
       line.trim() !== '' &&
-      !FENCE.test(line.trim()) &&
+      openingFence(line) === undefined &&
       !TABLE_ROW.test(line) &&
       !LIST_ITEM.test(line)
     ) {
@@ -44,14 +45,14 @@ export function textUnits(body: string): TextUnit[] {
       continue;
     }
     item = undefined;
-    if (FENCE.test(line.trim())) {
+    const fence = openingFence(line);
+    if (fence) {
       flush();
-      const fence = line.trim().slice(0, 3);
       const code = [line];
       while (index + 1 < lines.length) {
         index += 1;
         code.push(lines[index] ?? '');
-        if ((lines[index] ?? '').trim().startsWith(fence)) break;
+        if (closesFence(lines[index] ?? '', fence.marker)) break;
       }
       units.push({ kind: 'code', text: code.join('\n'), block: block++ });
     } else if (TABLE_ROW.test(line)) {

@@ -4,7 +4,8 @@
  * blanked out. Blanked lines stay in place, so line numbers of what is left are the file's own.
  */
 
-import { esmEnd } from '../docs/mdx-blocks.js';
+import { esmEnd } from './mdx-blocks.js';
+import { fenceEnd, frontmatterOf, openingFence } from './page-syntax.js';
 
 /** A page split into what the checks read. */
 export interface ScannedPage {
@@ -18,11 +19,6 @@ export interface ScannedPage {
   unclosedFence?: number;
 }
 
-// MDX has no indented code, so fences inside components may be indented any amount; CommonMark
-// allows at most three spaces (a deeper ``` line is text inside the open fence).
-const FENCE_OPEN = { mdx: /^[ \t]*(`{3,}|~{3,})(.*)$/, markdown: /^ {0,3}(`{3,}|~{3,})(.*)$/ };
-const FENCE_CLOSE = { mdx: /^[ \t]*(`{3,}|~{3,})[ \t]*$/, markdown: /^ {0,3}(`{3,}|~{3,})[ \t]*$/ };
-const FRONTMATTER_FENCE = /^\uFEFF?---[ \t]*$/;
 const ESM_START = /^(import|export)[\s{*]/;
 const COMMENT = /<!--[\s\S]*?(?:-->|$)|\{\/\*[\s\S]*?(?:\*\/\}|$)/g;
 const INLINE_CODE = /(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)/g;
@@ -36,9 +32,9 @@ export function scanPage(content: string, options: { mdx: boolean }): ScannedPag
   let index = readFrontmatter(lines, scanned);
   while (index < lines.length) {
     const line = lines[index]!;
-    const fence = FENCE_OPEN[dialect].exec(line);
-    if (fence && !(fence[1]!.startsWith('`') && fence[2]!.includes('`'))) {
-      const end = fenceEnd(lines, index, fence[1]!, FENCE_CLOSE[dialect]);
+    const fence = openingFence(line, dialect);
+    if (fence) {
+      const end = fenceEnd(lines, index, fence.marker, dialect);
       if (end === -1) {
         scanned.unclosedFence = index + 1;
         break;
@@ -57,23 +53,10 @@ export function scanPage(content: string, options: { mdx: boolean }): ScannedPag
 
 /** Records the frontmatter block and returns the index of the first line after it. */
 function readFrontmatter(lines: string[], scanned: ScannedPage): number {
-  if (!FRONTMATTER_FENCE.test(lines[0] ?? '')) return 0;
-  const close = lines.findIndex((line, index) => index > 0 && /^---[ \t]*$/.test(line));
-  if (close === -1) {
-    scanned.frontmatter = { yaml: lines.slice(1).join('\n'), closed: false };
-    return lines.length;
-  }
-  scanned.frontmatter = { yaml: lines.slice(1, close).join('\n'), closed: true };
-  return close + 1;
-}
-
-/** Index of the line closing the fence opened at `start`, or -1 when it is never closed. */
-function fenceEnd(lines: string[], start: number, opener: string, closer: RegExp): number {
-  for (let index = start + 1; index < lines.length; index += 1) {
-    const close = closer.exec(lines[index]!);
-    if (close && close[1]![0] === opener[0] && close[1]!.length >= opener.length) return index;
-  }
-  return -1;
+  const block = frontmatterOf(lines);
+  if (block === undefined) return 0;
+  scanned.frontmatter = { yaml: block.yaml, closed: block.closed };
+  return block.lineCount;
 }
 
 /** Replaces every match with spaces, keeping its line breaks (and so every line number). */
