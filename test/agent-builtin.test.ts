@@ -558,3 +558,28 @@ if (!hasMintlifyDocs) {
     it.skip(`skipped: ${mintlifyDocs} is absent`, () => {});
   });
 }
+
+describe('BuiltinAgent on a site whose navigation is computed by code', () => {
+  it('adds the page and says the navigation was left alone, naming what computes it', async () => {
+    const config =
+      "import { defineConfig } from 'vitepress';\nimport { generateSidebar } from './sidebar.js';\n\nexport default defineConfig({ themeConfig: { sidebar: generateSidebar() } });\n";
+    const files = overlayOf([
+      ['docs/.vitepress/config.mts', config],
+      ['docs/guide/setup.md', '# Setup\n'],
+    ]);
+    const policy = policyFor('docs', { siteFiles: ['docs/.vitepress/config.mts'] });
+    const result = await new BuiltinAgent().run({
+      jobId: 'job_test',
+      instructions: ['add a page guide/webhooks titled "Webhooks" with "Get notified."'],
+      history: [],
+      files,
+      policy,
+      signal: new AbortController().signal,
+      logger: silentLogger,
+    });
+    expect(Object.keys(await changes(files))).toEqual(['docs/guide/webhooks.md']);
+    expect(result.reply).toContain('Added `guide/webhooks.md` titled "Webhooks".');
+    expect(result.reply).toContain('It is not added to `config.mts`');
+    expect(result.reply).toContain('generateSidebar()');
+  });
+});
