@@ -118,6 +118,8 @@ describe('the model-driven agent over the real providers', () => {
       'edit_file',
       'delete_file',
       'move_file',
+      'read_navigation',
+      'edit_navigation',
     ]);
     expect(first!.tools[4].function.parameters.required).toEqual(['path', 'oldText', 'newText']);
     // The tool call comes back as an assistant message, its result as a `tool` message with its id.
@@ -160,7 +162,7 @@ describe('the model-driven agent over the real providers', () => {
     );
     expect(api.isDone()).toBe(true);
     expect(result.reply).toBe('Nothing to change');
-    expect(bodies[0]!.tools).toHaveLength(7);
+    expect(bodies[0]!.tools).toHaveLength(9);
     const toolResult = bodies[1]!.messages.at(-1).content[0];
     expect(toolResult).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1' });
     expect(JSON.stringify(toolResult.content)).toContain('docs.json');

@@ -15,39 +15,6 @@ export function createDocsTools(
   navigation: SiteNavigationTool,
 ): ToolSet {
   return {
-    read_navigation: tool({
-      description:
-        "Show the site's navigation (sidebar): its groups and the page files they list, and which file holds it.",
-      inputSchema: z.object({}),
-      execute: () => answer(() => navigation.read()),
-    }),
-    edit_navigation: tool({
-      description:
-        'Add a page to the navigation, remove one, or point an entry at a moved page. Use this instead of editing the navigation file (sidebars.js, mkdocs.yml, a VitePress or Astro config, docs.json) by hand.',
-      inputSchema: z.object({
-        op: z.enum(['add', 'remove', 'rename']),
-        page: z.string().describe('the page file, relative to the docs folder (guides/setup.md)'),
-        to: z.string().optional().describe('for rename: the page file it moved to'),
-        group: z.string().optional().describe('for add: the group to list it in, by its label'),
-        after: z.string().optional().describe('for add: the page file to list it after'),
-        label: z.string().optional().describe('for add: the label to show (default: from the file name)'),
-      }),
-      execute: (request) =>
-        answer(() => {
-          if (request.op === 'rename') {
-            if (request.to === undefined) return 'Error: rename needs `to`, the page file it moved to.';
-            return navigation.edit({ op: 'rename', page: request.page, to: request.to });
-          }
-          if (request.op === 'remove') return navigation.edit({ op: 'remove', page: request.page });
-          return navigation.edit({
-            op: 'add',
-            page: request.page,
-            ...(request.label === undefined ? {} : { label: request.label }),
-            ...(request.group === undefined ? {} : { group: request.group }),
-            ...(request.after === undefined ? {} : { after: request.after }),
-          });
-        }),
-    }),
     list_files: tool({
       description:
         'List the files of the docs folder, optionally filtered by a glob (`**/*.mdx`, `guides/*`, `{a,b}.md`). A pattern without "/" also matches file names in any folder.',
@@ -91,6 +58,39 @@ export function createDocsTools(
       description: 'Move or rename a file. Update the links and navigation entries that point to it too.',
       inputSchema: z.object({ from: z.string(), to: z.string() }),
       execute: ({ from, to }) => answer(() => workspace.move(from, to)),
+    }),
+    read_navigation: tool({
+      description:
+        "Show the site's navigation (sidebar): its groups and the page files they list, and which file holds it.",
+      inputSchema: z.object({}),
+      execute: () => answer(() => navigation.read()),
+    }),
+    edit_navigation: tool({
+      description:
+        'Add a page to the navigation, remove one, or point an entry at a moved page. Use this instead of editing the navigation file (sidebars.js, mkdocs.yml, a VitePress or Astro config, docs.json) by hand.',
+      inputSchema: z.object({
+        op: z.enum(['add', 'remove', 'rename']),
+        page: z.string().describe('the page file, relative to the docs folder (guides/setup.md)'),
+        to: z.string().optional().describe('for rename: the page file it moved to'),
+        group: z.string().optional().describe('for add: the group to list it in, by its label'),
+        after: z.string().optional().describe('for add: the page file to list it after'),
+        label: z.string().optional().describe('for add: the label to show (default: from the file name)'),
+      }),
+      execute: (request) =>
+        answer(() => {
+          if (request.op === 'rename') {
+            if (request.to === undefined) return 'Error: rename needs `to`, the page file it moved to.';
+            return navigation.edit({ op: 'rename', page: request.page, to: request.to });
+          }
+          if (request.op === 'remove') return navigation.edit({ op: 'remove', page: request.page });
+          return navigation.edit({
+            op: 'add',
+            page: request.page,
+            ...(request.label === undefined ? {} : { label: request.label }),
+            ...(request.group === undefined ? {} : { group: request.group }),
+            ...(request.after === undefined ? {} : { after: request.after }),
+          });
+        }),
     }),
   };
 }
