@@ -53,7 +53,8 @@ const CASES: Case[] = [
       'intro.mdx': '/project/docs/intro',
       // `slug: /deploy` in its frontmatter.
       'tutorial-basics/deploy-your-site.md': '/project/docs/deploy',
-      'tutorial-extras/manage-docs-versions.md': '/project/docs/tutorial-extras/manage-docs-versions',
+      // `id: versioning` in its frontmatter: the id names the page in the sidebar and in its URL.
+      'tutorial-extras/manage-docs-versions.md': '/project/docs/tutorial-extras/versioning',
     },
     notPages: ['_generate-command.mdx'],
     plant: { page: 'intro.mdx', link: './missing-page.md' },
@@ -219,7 +220,7 @@ describe("each framework's page rules", () => {
     const site = await siteOf({
       'docusaurus.config.ts':
         "export default { baseUrl: '/', presets: [['classic', { docs: { routeBasePath: 'guide' } }]] };",
-      'docs/01-intro.md': '# Intro\n\nSee [the API](/guide/api) and [setup](/guide/setup/install).\n',
+      'docs/01-intro.md': '# Intro\n\nSee [the API](/guide/api) and [setup](/guide/setup/installing).\n',
       'docs/api/README.md': '# API\n',
       'docs/setup/setup.md': '# Setup\n',
       'docs/setup/02-install.mdx': '---\nid: installing\n---\n# Install\n',
@@ -230,7 +231,7 @@ describe("each framework's page rules", () => {
       '01-intro.md': ['/guide/intro', 'intro'],
       'api/README.md': ['/guide/api', 'api/README'],
       'setup/setup.md': ['/guide/setup', 'setup/setup'],
-      'setup/02-install.mdx': ['/guide/setup/install', 'setup/installing'],
+      'setup/02-install.mdx': ['/guide/setup/installing', 'setup/installing'],
     });
     // Links written as routes (without the site's base) resolve; one to a missing route is an error.
     expect(await checkDocs(site)).toEqual([]);

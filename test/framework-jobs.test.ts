@@ -210,7 +210,8 @@ describe.each(CASES)('jobs on a real $kind site', (testCase) => {
       }
       const build = await buildSite(testCase.kind, path.join(branch.dir, testCase.siteRoot));
       expect(build.ok, build.output).toBe(true);
-      for (const file of [newFile, movedFile]) expect(build.routes).toContain(site.pages.get(file)!.url);
+      // The assistant cites every page at a URL the built site has.
+      for (const [file, page] of site.pages) expect(build.routes, file).toContain(page.url);
       fs.rmSync(branch.dir, { recursive: true, force: true });
     },
   );

@@ -116,9 +116,9 @@ function hiddenSegment(file: string): boolean {
 
 /**
  * Docusaurus: files and folders starting with `_` are partials, not pages; ids and URLs drop
- * number prefixes; frontmatter `id` replaces the file name in the id and `slug` sets the URL
- * (absolute from the docs route, else relative to the folder); an `index`, `README` or a file
- * named after its folder is the folder's page.
+ * number prefixes; frontmatter `id` replaces the file name in the id and in the URL, and `slug`
+ * sets the URL (absolute from the docs route, else relative to the folder); an `index`, `README`
+ * or a file named after its folder is the folder's page.
  */
 function docusaurusRules(base: string, notExcluded: (file: string) => boolean): PageRules {
   const segmentsOf = (file: string) =>
@@ -144,6 +144,8 @@ function docusaurusRules(base: string, notExcluded: (file: string) => boolean): 
         const slug = identity.slug.trim();
         return withBase(base, slug.startsWith('/') ? slug : [...folder, slug].join('/'));
       }
+      // Without a slug, the URL follows the doc's id: frontmatter `id` names its last segment.
+      if (identity.id !== undefined) segments[segments.length - 1] = identity.id;
       const last = segments.at(-1) ?? '';
       const isFolderPage =
         /^(index|readme)$/i.test(last) ||
