@@ -131,45 +131,55 @@ export async function detectLayout(
   return complete(files, { framework, siteRoot: docsRoot, configFile: '', pagesRoot: docsRoot });
 }
 
+/**
+ * How each framework's site is recognised in a folder, most specific first: its config files, a
+ * test of the config's text where the file name alone is not enough (an Astro config is a
+ * Starlight site only with `@astrojs/starlight`), and where the config puts the pages.
+ */
+const DETECTORS: {
+  framework: DeclaredDocsFramework;
+  configs: readonly string[];
+  accepts?: (config: string) => boolean;
+  pagesFolder: (config: string) => string;
+}[] = [
+  {
+    framework: 'docusaurus',
+    configs: DOCUSAURUS_CONFIGS,
+    pagesFolder: (config) => docsPluginOptions(config, 'path') ?? 'docs',
+  },
+  {
+    framework: 'mkdocs',
+    configs: MKDOCS_CONFIGS,
+    pagesFolder: (config) => mkdocsValue(config, 'docs_dir') ?? 'docs',
+  },
+  {
+    framework: 'vitepress',
+    configs: VITEPRESS_CONFIGS,
+    pagesFolder: (config) => literal(config, 'srcDir') ?? '.',
+  },
+  {
+    framework: 'starlight',
+    configs: ASTRO_CONFIGS,
+    accepts: (config) => /@astrojs\/starlight/.test(config),
+    pagesFolder: () => 'src/content/docs',
+  },
+  { framework: 'mintlify', configs: MINTLIFY_CONFIGS, pagesFolder: () => '.' },
+];
+
 async function detectAt(
   files: LayoutFiles,
   folder: string,
   declared?: DocsFramework,
 ): Promise<Detected | undefined> {
-  const wants = (framework: DocsFramework) => declared === undefined || declared === framework;
-  const docusaurus = wants('docusaurus') ? findIn(files, folder, DOCUSAURUS_CONFIGS) : undefined;
-  if (docusaurus) {
-    const text = (await files.read(docusaurus)) ?? '';
-    const path = docsPluginOptions(text, 'path') ?? 'docs';
-    return {
-      framework: 'docusaurus',
-      siteRoot: folder,
-      configFile: docusaurus,
-      pagesRoot: join(folder, path),
-    };
+  for (const detector of DETECTORS) {
+    if (declared !== undefined && declared !== detector.framework) continue;
+    const configFile = findIn(files, folder, detector.configs);
+    if (configFile === undefined) continue;
+    const config = (await files.read(configFile)) ?? '';
+    if (detector.accepts && !detector.accepts(config)) continue;
+    const pagesRoot = join(folder, detector.pagesFolder(config));
+    return { framework: detector.framework, siteRoot: folder, configFile, pagesRoot };
   }
-  const mkdocs = wants('mkdocs') ? findIn(files, folder, MKDOCS_CONFIGS) : undefined;
-  if (mkdocs) {
-    const docsDir = mkdocsValue((await files.read(mkdocs)) ?? '', 'docs_dir') ?? 'docs';
-    return { framework: 'mkdocs', siteRoot: folder, configFile: mkdocs, pagesRoot: join(folder, docsDir) };
-  }
-  const vitepress = wants('vitepress') ? findIn(files, folder, VITEPRESS_CONFIGS) : undefined;
-  if (vitepress) {
-    const srcDir = literal((await files.read(vitepress)) ?? '', 'srcDir') ?? '.';
-    return {
-      framework: 'vitepress',
-      siteRoot: folder,
-      configFile: vitepress,
-      pagesRoot: join(folder, srcDir),
-    };
-  }
-  const astro = wants('starlight') ? findIn(files, folder, ASTRO_CONFIGS) : undefined;
-  if (astro && /@astrojs\/starlight/.test((await files.read(astro)) ?? '')) {
-    const pagesRoot = join(folder, 'src/content/docs');
-    return { framework: 'starlight', siteRoot: folder, configFile: astro, pagesRoot };
-  }
-  const mintlify = wants('mintlify') ? findIn(files, folder, MINTLIFY_CONFIGS) : undefined;
-  if (mintlify) return { framework: 'mintlify', siteRoot: folder, configFile: mintlify, pagesRoot: folder };
   return undefined;
 }
 
