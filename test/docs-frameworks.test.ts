@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkDocs, isBlocking } from '../src/checks/index.js';
+import { checkCommand } from '../src/cli/check-command.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
 import { folderDocsTree } from '../src/docs/docs-tree.js';
 import { openDocsSite, siteLayoutOf, type DocsSiteFiles } from '../src/docs/site-files.js';
@@ -183,6 +184,14 @@ describe.each(CASES)('the docs model on a real $name site', (testCase) => {
     expect(await checkDocs(site)).toEqual([]);
   });
 
+  it('docwright check finds nothing there, named by either root', async () => {
+    for (const root of testCase.roots) {
+      const result = await checkCommand(`${FIXTURES}${testCase.name}`, { docsRoot: root });
+      expect(result.ok, root).toBe(true);
+      expect(result.output).toMatch(/: no problems found$/);
+    }
+  });
+
   it('names a broken link planted in it, as an error where the framework build fails on it', async () => {
     const clean = await openDocsSite(await fixture(testCase.name), testCase.roots[0]!);
     const pagePath = `${testCase.pagesRoot ? `${testCase.pagesRoot}/` : ''}${testCase.plant.page}`;
@@ -245,6 +254,20 @@ describe("each framework's page rules", () => {
     });
     expect([...site.pages.keys()]).toEqual(['index.md']);
     expect(site.siteNavigation.items).toEqual([{ kind: 'generated', folder: '' }]);
+  });
+
+  it('VitePress: srcExclude globs are not pages', async () => {
+    const site = await siteOf(
+      {
+        'docs/.vitepress/config.mts':
+          "export default { srcExclude: ['**/README.md', 'drafts/**'], themeConfig: {} };",
+        'docs/guide/setup.md': '# Setup\n',
+        'docs/guide/README.md': '# Notes for writers\n',
+        'docs/drafts/wip.md': '# WIP\n',
+      },
+      'docs',
+    );
+    expect([...site.pages.keys()]).toEqual(['guide/setup.md']);
   });
 
   it('VitePress and Starlight: locale folders hold translations, cited in their language', async () => {

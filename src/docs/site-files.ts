@@ -157,16 +157,26 @@ export function readDocsSite(tree: DocsTree, options: OpenSiteOptions = {}): Pro
 /** Reference chains deeper than this are not followed (config-references.ts stops there too). */
 const MAX_REFERENCE_DEPTH = 8;
 
-/** What the config keeps out of the site: MkDocs `exclude_docs` (gitignore syntax). */
+/**
+ * What the config keeps out of the site, as gitignore patterns over the pages folder: MkDocs
+ * `exclude_docs` (gitignore syntax already), VitePress `srcExclude` (globs written as a literal
+ * array of strings).
+ */
 function excludedPatterns(layout: SiteLayout, config: string): string[] {
-  if (layout.framework !== 'mkdocs') return [];
-  const match = /^exclude_docs:\s*\|?[-+]?\s*\n((?:[ \t]+.*\n?)*)/m.exec(config);
-  return match
-    ? match[1]!
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean)
-    : [];
+  if (layout.framework === 'mkdocs') {
+    const match = /^exclude_docs:\s*\|?[-+]?\s*\n((?:[ \t]+.*\n?)*)/m.exec(config);
+    return match
+      ? match[1]!
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean)
+      : [];
+  }
+  if (layout.framework === 'vitepress') {
+    const list = /\bsrcExclude\s*:\s*\[([^\]]*)\]/.exec(config)?.[1] ?? '';
+    return [...list.matchAll(/(['"`])([^'"`\n]+)\1/g)].map((match) => match[2]!.replace(/^\.\//, ''));
+  }
+  return [];
 }
 
 /** The frontmatter `slug` and `id` of a page, read only when the block names one. */
