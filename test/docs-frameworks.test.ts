@@ -37,6 +37,8 @@ interface Case {
   navigationFile: string;
   /** Some pages and the URL paths the built site serves them at. */
   urls: Record<string, string>;
+  /** A page and the address citations link to, as the built site spells it. */
+  href: [string, string];
   /** Files in the pages folder that are not pages. */
   notPages: string[];
   /** A page (relative to the pages folder) to plant a broken link in, and how the link is written. */
@@ -57,6 +59,7 @@ const CASES: Case[] = [
       // `id: versioning` in its frontmatter: the id names the page in the sidebar and in its URL.
       'tutorial-extras/manage-docs-versions.md': '/project/docs/tutorial-extras/versioning',
     },
+    href: ['intro.mdx', '/project/docs/intro'],
     notPages: ['_generate-command.mdx'],
     plant: { page: 'intro.mdx', link: './missing-page.md' },
   },
@@ -71,6 +74,7 @@ const CASES: Case[] = [
       'intro.md': '/project/docs',
       'tutorial-basics/create-a-page.md': '/project/docs/tutorial-basics/create-a-page',
     },
+    href: ['intro.md', '/project/docs'],
     notPages: ['tutorial-basics/_build-command.md'],
     plant: { page: 'intro.md', link: './missing-page.md' },
   },
@@ -81,6 +85,8 @@ const CASES: Case[] = [
     pagesRoot: 'docs',
     navigationFile: 'mkdocs.yml',
     urls: { 'index.md': '/proj', 'reference/buttons.md': '/proj/reference/buttons' },
+    // MkDocs' directory URLs: every page is a folder.
+    href: ['reference/buttons.md', '/proj/reference/buttons/'],
     notPages: [],
     plant: { page: 'index.md', link: 'missing-page.md' },
   },
@@ -91,6 +97,8 @@ const CASES: Case[] = [
     pagesRoot: 'docs',
     navigationFile: 'docs/.vitepress/config.mts',
     urls: { 'index.md': '/proj', 'guide/getting-started.md': '/proj/guide/getting-started' },
+    // `cleanUrls: true`: no `.html`.
+    href: ['guide/getting-started.md', '/proj/guide/getting-started'],
     notPages: [],
     plant: { page: 'guide/getting-started.md', link: '/guide/missing-page' },
   },
@@ -101,6 +109,7 @@ const CASES: Case[] = [
     pagesRoot: 'docs/src/content/docs',
     navigationFile: 'docs/astro.config.mjs',
     urls: { 'index.mdx': '/', 'guides/example.md': '/guides/example' },
+    href: ['guides/example.md', '/guides/example/'],
     notPages: [],
     plant: { page: 'guides/example.md', link: '../missing-page/' },
   },
@@ -111,6 +120,7 @@ const CASES: Case[] = [
     pagesRoot: '',
     navigationFile: 'docs.json',
     urls: { 'quickstart.mdx': '/quickstart', 'essentials/code.mdx': '/essentials/code' },
+    href: ['essentials/code.mdx', '/essentials/code'],
     notPages: ['snippets/snippet-intro.mdx'],
     plant: { page: 'quickstart.mdx', link: '/missing-page' },
   },
@@ -171,6 +181,13 @@ describe.each(CASES)('the docs model on a real $name site', (testCase) => {
           file,
         ).toContain(url);
       }
+      // Citations link to the address as the built site spells it, and a reader there is on that page.
+      const [file, href] = testCase.href;
+      expect(site.pages.get(file)?.href).toBe(href);
+      const url = site.pages.get(file)!.url;
+      const cited = index.search(index.page(url)!.title, { limit: 5 }).find((hit) => hit.urlPath === url);
+      expect(cited?.url.replace(/#.*$/, '')).toBe(href);
+      expect(index.page(href)?.urlPath).toBe(url);
       const grouped = site.siteNavigation.entries.find((entry) => entry.groups.length > 0 && entry.file);
       if (grouped)
         expect(index.page(site.pages.get(grouped.file!)!.url)?.groups).toContain(grouped.groups[0]);
@@ -254,6 +271,24 @@ describe("each framework's page rules", () => {
     });
     expect([...site.pages.keys()]).toEqual(['index.md']);
     expect(site.siteNavigation.items).toEqual([{ kind: 'generated', folder: '' }]);
+  });
+
+  it('VitePress without cleanUrls and MkDocs without directory URLs cite `.html` addresses', async () => {
+    const vitepress = await siteOf(
+      {
+        'docs/.vitepress/config.mts': 'export default { themeConfig: {} };',
+        'docs/guide/setup.md': '# Setup\n',
+        'docs/guide/index.md': '# Guide\n',
+      },
+      'docs',
+    );
+    expect(vitepress.pages.get('guide/setup.md')?.href).toBe('/guide/setup.html');
+    expect(vitepress.pages.get('guide/index.md')?.href).toBe('/guide/');
+    const mkdocs = await siteOf({
+      'mkdocs.yml': 'site_name: X\nuse_directory_urls: false\n',
+      'docs/guide/setup.md': '# Setup\n',
+    });
+    expect(mkdocs.pages.get('guide/setup.md')?.href).toBe('/guide/setup.html');
   });
 
   it('VitePress: srcExclude globs are not pages', async () => {

@@ -93,6 +93,8 @@ export interface DocsIndexOptions {
   indexDescriptions?: boolean;
   /** The URL path of each page file (relative to the docs root), as its framework serves it. */
   urls?: ReadonlyMap<string, string>;
+  /** The address citations link to, by URL path, where the site spells it otherwise (`/setup/`). */
+  hrefs?: ReadonlyMap<string, string>;
   /** The navigation's page entries in order (URL paths), for a site whose navigation is not Mintlify's. */
   navigationEntries?: readonly { page: string; groups: string[] }[];
   /** The language of translated pages, by URL path. */
@@ -138,6 +140,8 @@ export interface SearchOptions {
 /** A page of the index, as `page()` returns it. */
 export interface IndexedPageInfo extends PageMetadata {
   urlPath: string;
+  /** The address a citation links to, as the site spells it (`urlPath`, or with its `/` or `.html`). */
+  href: string;
   title: string;
 }
 
@@ -184,6 +188,7 @@ export class DocsIndex {
     options: Omit<DocsIndexOptions, 'navigation' | 'mintignore' | 'docsRoot'> = {},
   ): DocsIndex {
     const urls = new Map([...site.pages].map(([file, page]) => [file, page.url]));
+    const hrefs = new Map([...site.pages.values()].map((page) => [page.url, page.href]));
     const languages = new Map(
       [...site.pages.values()].flatMap((page) =>
         page.translation ? [[page.url, page.translation] as const] : [],
@@ -196,6 +201,7 @@ export class DocsIndex {
     return DocsIndex.build(site.files, {
       ...options,
       urls,
+      hrefs,
       isPage: (file) => site.pages.has(file),
       pageLanguages: languages,
       ...(mintlify ? { navigation: site.navigation?.resolved } : { navigationEntries: entries }),
@@ -241,7 +247,12 @@ export class DocsIndex {
       const id = indexed.length + 1;
       const metadata = site.pageMetadata(page.urlPath);
       indexed.push({ id, page, metadata, siteWords: metadata.groups });
-      pages.set(id, { urlPath: page.urlPath, title: page.title, ...metadata });
+      pages.set(id, {
+        urlPath: page.urlPath,
+        href: options.hrefs?.get(page.urlPath) ?? page.urlPath,
+        title: page.title,
+        ...metadata,
+      });
       names.add(id, [page.title, page.sidebarTitle]);
       neighbourhoods.add(page.urlPath, id);
     }
@@ -536,7 +547,7 @@ export class DocsIndex {
     const hit: SearchHit = {
       urlPath: page.urlPath,
       anchor: text.anchor,
-      url: text.anchor ? `${page.urlPath}#${text.anchor}` : page.urlPath,
+      url: text.anchor ? `${page.href}#${text.anchor}` : page.href,
       pageTitle: page.title,
       heading: text.heading,
       headings: JSON.parse(text.headingChain) as string[],

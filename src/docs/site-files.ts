@@ -44,6 +44,8 @@ export interface SiteNavigation {
 interface SitePage {
   /** URL path the built site serves it at, with the site's base (see PageRules.urlOf). */
   url: string;
+  /** The same address as the built site spells it (`/guide/setup/`, `/guide/setup.html`): what a citation links to. */
+  href: string;
   /** The reference a navigation entry for it is written with. */
   ref: string;
   /** Its key (PageRules.keyOfRef of its ref). */
@@ -110,7 +112,9 @@ export async function openDocsSite(
     if (!rules.isPage(file.path) || ignored(file.path)) continue;
     const identity = pageIdentity(file.content);
     const ref = rules.refOf(file.path, identity);
-    const page: SitePage = { url: rules.urlOf(file.path, identity), ref, key: rules.keyOfRef(ref) };
+    const url = rules.urlOf(file.path, identity);
+    const folderPage = /(^|\/)(index|readme)\.[^/]+$/i.test(file.path);
+    const page: SitePage = { url, href: hrefOf(url, layout.urlStyle, folderPage), ref, key: rules.keyOfRef(ref) };
     const first = file.path.split('/')[0]!;
     if (file.path.includes('/') && layout.translationFolders.includes(first)) page.translation = first;
     pages.set(file.path, page);
@@ -147,6 +151,12 @@ export function siteLayoutOf(
     parseDocsRoot(docsRoot),
     options.framework,
   );
+}
+
+/** A page's address as the site spells it, from its URL path (no trailing slash, no `.html`). */
+function hrefOf(url: string, style: SiteLayout['urlStyle'], folderPage: boolean): string {
+  if (style === 'plain' || url.endsWith('/')) return url;
+  return style === 'slash' || folderPage ? `${url}/` : `${url}.html`;
 }
 
 /** A folder of pages with no repository around it (a docs tree) read as a site. */

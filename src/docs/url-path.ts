@@ -66,7 +66,8 @@ export function normalizeUrlPath(reference: string): string {
   // A full address: keep only its path (the reader's browser may send location.href).
   const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path);
   if (origin) path = path.slice(origin[0].length);
-  path = path.replace(/[?#].*$/, '');
+  // A page's address as the site spells it (`/guide/setup.html`, `/guide/setup/`) is the page.
+  path = path.replace(/[?#].*$/, '').replace(/\.html?$/i, '');
   return urlPathFromFile(path);
 }
 

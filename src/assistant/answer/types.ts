@@ -56,7 +56,8 @@ export function sourcesOf(passages: SearchHit[]): AnswerSource[] {
 
 /** The number (1-based) of the source that cites `passage`'s page. */
 export function sourceNumber(sources: AnswerSource[], passage: SearchHit): number {
-  return sources.findIndex((source) => source.url.replace(/#.*$/, '') === passage.urlPath) + 1;
+  const page = passage.url.replace(/#.*$/, '');
+  return sources.findIndex((source) => source.url.replace(/#.*$/, '') === page) + 1;
 }
 
 /**

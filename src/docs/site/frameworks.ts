@@ -35,6 +35,13 @@ export interface SiteLayout {
   mdx: 'mdx-files' | 'all' | 'none';
   /** Whether the framework's build fails on a link to a missing page. */
   brokenLinksFail: boolean;
+  /**
+   * How the built site spells a page's address, for a link that lands on it without a redirect:
+   * `plain` (`/guide/setup`), `slash` (`/guide/setup/`: MkDocs directory URLs, Starlight, Docusaurus
+   * with `trailingSlash: true`) or `html` (`/guide/setup.html`: VitePress without `cleanUrls`, MkDocs
+   * with `use_directory_urls: false`; a folder's page keeps its slash).
+   */
+  urlStyle: 'plain' | 'slash' | 'html';
   /** Extension new pages take: what the site's pages mostly use, else the framework's own. */
   pageExtension: '.md' | '.mdx';
   /** Language folders (first path segment of a page) that hold translations. */
@@ -209,6 +216,7 @@ async function complete(files: LayoutFiles, found: Detected): Promise<SiteLayout
     pagesRoot: found.pagesRoot,
     urlBase: '/',
     siteBase: '/',
+    urlStyle: 'plain',
     mdx: 'mdx-files',
     // Docusaurus, MkDocs --strict and VitePress fail their builds on a link to a missing page;
     // Starlight and Mintlify build it (Mintlify's separate `broken-links` command reports it).
@@ -225,12 +233,14 @@ async function complete(files: LayoutFiles, found: Detected): Promise<SiteLayout
       const major = await docusaurusMajor(files, found.siteRoot);
       layout.mdx = major === 2 ? 'none' : /\bformat\s*:\s*['"]detect['"]/.test(config) ? 'mdx-files' : 'all';
       layout.brokenLinksFail = !/\bonBrokenLinks\s*:\s*['"](ignore|log|warn)['"]/.test(config);
+      if (/\btrailingSlash\s*:\s*true\b/.test(config)) layout.urlStyle = 'slash';
       layout.navigationFile = findIn(files, found.siteRoot, DOCUSAURUS_SIDEBARS);
       layout.translationFolders = [];
       break;
     }
     case 'mkdocs':
       layout.urlBase = layout.siteBase = urlPathOf(mkdocsValue(config, 'site_url'));
+      layout.urlStyle = /^use_directory_urls:\s*false\b/m.test(config) ? 'html' : 'slash';
       layout.mdx = 'none';
       layout.navigationFile = found.configFile;
       break;
@@ -241,11 +251,13 @@ async function complete(files: LayoutFiles, found: Detected): Promise<SiteLayout
       layout.translationFolders = localeKeys(config);
       layout.mdx = 'none';
       layout.brokenLinksFail = !/\bignoreDeadLinks\s*:\s*true/.test(config);
+      layout.urlStyle = /\bcleanUrls\s*:\s*true\b/.test(config) ? 'plain' : 'html';
       break;
     case 'starlight':
       layout.urlBase = layout.siteBase = slashed(literal(config, 'base'));
       layout.navigationFile = found.configFile;
       layout.translationFolders = localeKeys(config);
+      layout.urlStyle = /\btrailingSlash\s*:\s*['"]never['"]/.test(config) ? 'plain' : 'slash';
       // Starlight builds a broken link, unless the site adds the links validator plugin.
       layout.brokenLinksFail = /starlight-links-validator/.test(config);
       break;
