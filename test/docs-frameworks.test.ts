@@ -246,7 +246,8 @@ describe("each framework's page rules", () => {
     const site = await siteOf({
       'docusaurus.config.ts':
         "export default { baseUrl: '/', presets: [['classic', { docs: { routeBasePath: 'guide' } }]] };",
-      'docs/01-intro.md': '# Intro\n\nSee [the API](/guide/api) and [setup](/guide/setup/installing).\n',
+      'docs/01-intro.md':
+        '# Intro\n\nSee [the API](/guide/api), [setup](/guide/setup/installing), [the setup page](@site/docs/setup/setup.md) and [about](@site/src/pages/about.md).\n',
       'docs/api/README.md': '# API\n',
       'docs/setup/setup.md': '# Setup\n',
       'docs/setup/02-install.mdx': '---\nid: installing\n---\n# Install\n',
@@ -259,8 +260,15 @@ describe("each framework's page rules", () => {
       'setup/setup.md': ['/guide/setup', 'setup/setup'],
       'setup/02-install.mdx': ['/guide/setup/installing', 'setup/installing'],
     });
-    // Links written as routes (without the site's base) resolve; one to a missing route is an error.
+    // Links written as routes (without the site's base) and `@site/` files resolve; a page outside
+    // the docs (src/pages) is not checked; an `@site/` link to a missing doc is an error.
     expect(await checkDocs(site)).toEqual([]);
+    const broken = await siteOf({
+      'docusaurus.config.ts': "export default { presets: [['classic', { docs: {} }]] };",
+      'docs/intro.md': '# Intro\n\n[gone](@site/docs/gone.md)\n',
+    });
+    const problems = await checkDocs(broken);
+    expect(problems.map((problem) => [problem.rule, isBlocking(problem)])).toEqual([['broken-link', true]]);
   });
 
   it('MkDocs: exclude_docs pages are not pages, and a site with no nav: lists every page by itself', async () => {

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { frontmatterFault } from '../docs/frontmatter.js';
 import { hasAnchor } from './page-anchors.js';
 import { extractLinks, resolveLink, type PageLink } from './page-links.js';
@@ -82,7 +83,16 @@ async function checkLink(
   ownAnchors: () => Promise<Set<string>>,
   link: PageLink,
 ): Promise<{ rule: CheckRule; message: string; target?: string } | undefined> {
-  const target = resolveLink(link.href, file, { fileLinksOnly: site.layout.framework === 'mkdocs' });
+  const { layout } = site;
+  const target = resolveLink(link.href, file, {
+    fileLinksOnly: layout.framework === 'mkdocs',
+    ...(layout.framework === 'docusaurus'
+      ? {
+          sitePath: (path: string) =>
+            posix.relative(layout.pagesRoot || '.', posix.join(layout.siteRoot, path)),
+        }
+      : {}),
+  });
   if (target === undefined) return undefined;
   if (target.kind === 'outside') {
     return { rule: 'broken-link', message: `the link ${link.href} points outside the docs` };

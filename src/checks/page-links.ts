@@ -48,7 +48,15 @@ export function extractLinks(prose: string[]): PageLink[] {
 export function resolveLink(
   href: string,
   sourceFile: string,
-  options: { fileLinksOnly?: boolean } = {},
+  options: {
+    fileLinksOnly?: boolean;
+    /**
+     * The path, relative to the pages folder, of what a Docusaurus `@site/<path>` link names (a
+     * file of the site's folder: `@site/docs/intro.md` is `intro.md` of `website/docs`). Absent,
+     * `@site/` links are not checked.
+     */
+    sitePath?: (path: string) => string;
+  } = {},
 ): LinkTarget | undefined {
   if (href === '' || href.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(href)) return undefined;
   const hashAt = href.indexOf('#');
@@ -56,7 +64,12 @@ export function resolveLink(
   const pathPart = decode(href.slice(0, hashAt === -1 ? undefined : hashAt).replace(/\?.*$/, ''));
   if (pathPart === '') return anchor ? { kind: 'same-page', anchor } : undefined;
   let target: string;
-  if (pathPart.startsWith('/')) target = posix.normalize(pathPart);
+  if (pathPart.startsWith('@site/')) {
+    if (options.sitePath === undefined) return undefined;
+    target = options.sitePath(pathPart.slice('@site/'.length));
+    // A file of the site outside the docs (a page of src/pages/, an asset) is not a docs page.
+    if (target === '..' || target.startsWith('../')) return undefined;
+  } else if (pathPart.startsWith('/')) target = posix.normalize(pathPart);
   else if (pathPart.startsWith('./') || pathPart.startsWith('../') || PAGE_EXTENSION.test(pathPart))
     target = posix.join(posix.dirname(sourceFile), pathPart);
   else return undefined;

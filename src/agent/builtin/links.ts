@@ -58,7 +58,7 @@ function parseHref(href: string, sourcePage: string): ParsedHref | undefined {
   const suffix = suffixAt === -1 ? '' : href.slice(suffixAt);
   let target: string;
   // A bare `setup.md` is a file beside the page (MkDocs and Docusaurus write links so).
-  const bareFile = !pathPart.startsWith('/') && /\.mdx?$/i.test(pathPart);
+  const bareFile = !pathPart.startsWith('/') && !pathPart.startsWith('@') && /\.mdx?$/i.test(pathPart);
   const relative = pathPart.startsWith('./') || pathPart.startsWith('../') || bareFile;
   if (pathPart.startsWith('/')) target = pathPart.slice(1);
   else if (relative) target = path.posix.join(path.posix.dirname(sourcePage), pathPart);
