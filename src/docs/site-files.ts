@@ -114,7 +114,12 @@ export async function openDocsSite(
     const ref = rules.refOf(file.path, identity);
     const url = rules.urlOf(file.path, identity);
     const folderPage = /(^|\/)(index|readme)\.[^/]+$/i.test(file.path);
-    const page: SitePage = { url, href: hrefOf(url, layout.urlStyle, folderPage), ref, key: rules.keyOfRef(ref) };
+    const page: SitePage = {
+      url,
+      href: hrefOf(url, layout.urlStyle, folderPage),
+      ref,
+      key: rules.keyOfRef(ref),
+    };
     const first = file.path.split('/')[0]!;
     if (file.path.includes('/') && layout.translationFolders.includes(first)) page.translation = first;
     pages.set(file.path, page);
