@@ -12,6 +12,7 @@ import {
   loadNavigation,
   navigationRef,
   type EditableNavigation,
+  type NavigationLoad,
 } from '../navigation-config.js';
 import { newPagePath, samePageFile, titleFromPath } from '../page-paths.js';
 
@@ -24,7 +25,9 @@ const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
  * the same folder. Refuses to overwrite a page.
  */
 export async function addPage(site: DocsSite, command: AddPageCommand): Promise<EditOutcome> {
-  const target = newPagePath(site, command.path, await pageExtension(site));
+  // The site as it was before the page: its framework, its navigation, its pages' order.
+  const load = await loadNavigation(site);
+  const target = newPagePath(site, command.path, pageExtension(site, load));
   if ('problem' in target) return refused(`Nothing changed: ${target.problem}.`);
   const existing = samePageFile(site, target.repoPath);
   if (existing !== undefined) {
@@ -42,10 +45,10 @@ export async function addPage(site: DocsSite, command: AddPageCommand): Promise<
     );
   }
   const title = command.title?.trim() || titleFromPath(target.repoPath);
-  const order = await orderInGeneratedNavigation(site, target.repoPath);
+  const order = orderInGeneratedNavigation(load, target.repoPath);
   site.write(target.repoPath, pageText(title, command.description, command.body, order));
   const page = site.slug(target.repoPath);
-  const navigationNote = await listInNavigation(site, target.repoPath, title, command);
+  const navigationNote = await listInNavigation(site, load, target.repoPath, title, command);
   const file = site.docsPath(target.repoPath) ?? target.repoPath;
   return {
     changed: true,
@@ -75,8 +78,7 @@ function pageText(
  * VitePress build `.md` only), and of the two that Docusaurus and Starlight build, the one most of
  * the site's pages use.
  */
-async function pageExtension(site: DocsSite): Promise<string> {
-  const load = await loadNavigation(site);
+function pageExtension(site: DocsSite, load: NavigationLoad): string {
   const framework = load.kind === 'loaded' ? load.navigation.site.layout : undefined;
   const pages = site.markdownFiles();
   const mdx = pages.filter((file) => /\.mdx$/i.test(file)).length;
@@ -88,11 +90,11 @@ async function pageExtension(site: DocsSite): Promise<string> {
 /** Adds the page to the navigation file and says where it went (or why it did not). */
 async function listInNavigation(
   site: DocsSite,
+  load: NavigationLoad,
   repoPath: string,
   title: string,
   command: AddPageCommand,
 ): Promise<string | undefined> {
-  const load = await loadNavigation(site);
   if (load.kind !== 'loaded') return invalidNavigationNote(load);
   const { navigation } = load;
   const ref = navigationRef(site, navigation, repoPath);
@@ -158,8 +160,7 @@ const ORDER_KEYS: Partial<Record<string, { read: RegExp; write: (position: numbe
  * its pages' frontmatter: the siblings that give a position do, and the new page follows them.
  * Nothing where the navigation names pages, or where no sibling gives a position.
  */
-async function orderInGeneratedNavigation(site: DocsSite, repoPath: string): Promise<string[]> {
-  const load = await loadNavigation(site);
+function orderInGeneratedNavigation(load: NavigationLoad, repoPath: string): string[] {
   if (load.kind !== 'loaded') return [];
   const model = load.navigation.site;
   const order = ORDER_KEYS[model.layout.framework];
