@@ -105,6 +105,22 @@ describe('agent job API', () => {
     expect(badLimit.body.error).toMatch(/limit/);
   });
 
+  it("lists whether each job's last run committed, as getting the job says", async () => {
+    const committed = await t.request('POST', '/v2/agent/docs/job', {
+      body: { prompt: 'append a section "Listed" to quickstart with "A listed change."' },
+    });
+    const nothing = await t.request('POST', '/v2/agent/docs/job', {
+      body: { prompt: 'replace "no such words anywhere" with "other words"' },
+    });
+    const [done, unchanged] = [await t.waitForJob(committed.body.id), await t.waitForJob(nothing.body.id)];
+    expect([done.status, unchanged.status]).toEqual(['completed', 'completed']);
+    const listed = JobListSchema.parse((await t.request('GET', '/v2/agent/docs/jobs?limit=10')).body).jobs;
+    const changedOf = (id: string) => listed.find((job) => job.id === id)?.changed;
+    expect(changedOf(done.id)).toBe(true);
+    expect(changedOf(unchanged.id)).toBe(false);
+    expect((await t.request('GET', `/v2/agent/docs/job/${done.id}`)).body.changed).toBe(true);
+  });
+
   describe('errors', () => {
     it.each([
       ['a missing prompt', {}, /prompt is required/],

@@ -78,6 +78,11 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     for (let index = 0; index < 5; index += 1) await newJob(`job${index}`, index);
     const first = await store.jobs.list('docs', { limit: 2 });
     expect(first.map((job) => job.id)).toEqual(['job4', 'job3']);
+    // Each listed job carries its latest message's role and change: here the prompt, not yet run.
+    expect(first.map((job) => [job.latest_role, job.latest_changed])).toEqual([
+      ['user', null],
+      ['user', null],
+    ]);
     const second = await store.jobs.list('docs', {
       limit: 2,
       before: { createdAt: first[1]!.created_at, id: first[1]!.id },

@@ -2,7 +2,7 @@ import { badRequest, DocwrightError, notFound } from '../core/errors.js';
 import type { Forge } from '../forge/types.js';
 import { newJobId } from '../core/ids.js';
 import type { Job, JobList, JobListQuery } from '../protocol/agent-job.js';
-import type { ProjectRow, Store } from '../store/index.js';
+import type { JobListRow, ProjectRow, Store } from '../store/index.js';
 import { toJob } from './job-view.js';
 
 export interface JobServiceOptions {
@@ -77,7 +77,7 @@ export class JobService {
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     return {
-      jobs: page.map((row) => toJob(row)),
+      jobs: page.map((row) => ({ ...toJob(row), changed: listedChange(row) })),
       nextCursor: rows.length > query.limit && last ? encodeCursor(last.created_at, last.id) : null,
     };
   }
@@ -90,6 +90,15 @@ export class JobService {
     }
     return project;
   }
+}
+
+/**
+ * Whether a listed job's latest run committed, as `get` says it: null while a prompt waits for its
+ * run or when that run did not say.
+ */
+function listedChange(row: JobListRow): boolean | null {
+  if (row.status === 'active' || row.latest_role !== 'agent' || row.latest_changed === null) return null;
+  return row.latest_changed === 1;
 }
 
 function encodeCursor(createdAt: string, id: string): string {

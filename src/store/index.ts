@@ -12,7 +12,15 @@ import type { Logger } from '../core/logger.js';
 
 export type { ApiKeyRow } from './api-keys.js';
 export type { JobThreadRow } from './github-threads.js';
-export type { ClaimedJob, JobMessageReadRow, JobMessageRow, JobReadRow, JobRow, RunOutcome } from './jobs.js';
+export type {
+  ClaimedJob,
+  JobListRow,
+  JobMessageReadRow,
+  JobMessageRow,
+  JobReadRow,
+  JobRow,
+  RunOutcome,
+} from './jobs.js';
 export { type ProjectRow } from './projects.js';
 export { projectWritable } from './project-writable.js';
 export type { SectionEmbeddingStore } from './section-embeddings.js';

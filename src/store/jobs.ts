@@ -55,6 +55,15 @@ export interface NewJob {
   prompt: string;
 }
 
+/**
+ * A job as a list shows it: its columns, and the role and `changed` of its latest message, so a
+ * list says whether each job's last run committed without reading every conversation.
+ */
+export type JobListRow = JobRow & {
+  latest_role: JobMessageRow['role'] | null;
+  latest_changed: number | null;
+};
+
 export interface ListOptions {
   limit: number;
   /** Exclusive: jobs strictly older than this (createdAt, id) position. */
@@ -274,8 +283,22 @@ export class JobStore {
   }
 
   /** Newest first; keyset pagination on (created_at, id). */
-  async list(projectId: string, options: ListOptions): Promise<JobRow[]> {
-    let query = this.db.selectFrom('jobs').selectAll().where('project_id', '=', projectId);
+  async list(projectId: string, options: ListOptions): Promise<JobListRow[]> {
+    let query = this.db
+      .selectFrom('jobs')
+      .selectAll('jobs')
+      .select((eb) => {
+        const latest = eb
+          .selectFrom('job_messages')
+          .whereRef('job_messages.job_id', '=', 'jobs.id')
+          .orderBy('job_messages.id', 'desc')
+          .limit(1);
+        return [
+          latest.select('job_messages.role').as('latest_role'),
+          latest.select('job_messages.changed').as('latest_changed'),
+        ];
+      })
+      .where('project_id', '=', projectId);
     if (options.status) query = query.where('status', '=', options.status);
     const before = options.before;
     if (before) {
