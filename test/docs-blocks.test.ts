@@ -58,4 +58,13 @@ describe('the blocks of the docs', () => {
     expect(broken).toEqual([]);
     expect(counted).toBeGreaterThanOrEqual(10);
   });
+
+  it("never run a bare `npx docwright` in a workflow: docwright is no npm package, the registry would answer with a stranger's", () => {
+    const steps = FILES.flatMap((file) =>
+      blocks(file)
+        .filter((block) => ['yaml', 'yml'].includes(block.language) && /\bnpx docwright\b/.test(block.text))
+        .map((block) => `${file}:${block.line}`),
+    );
+    expect(steps).toEqual([]);
+  });
 });
