@@ -140,6 +140,17 @@ describe('page checks', () => {
   });
 });
 
+describe('frontmatter links', () => {
+  it('checks a link the frontmatter gives (a Starlight hero action) on its own line', async () => {
+    const page =
+      '---\ntitle: Home\nhero:\n  actions:\n    - text: Go\n      link: /gone/\n    - text: Here\n      link: /\n---\n# Home\n';
+    const problems = await checkDocs(tree({ 'index.mdx': page }));
+    expect(problems.map((problem) => [problem.rule, problem.line, problem.target])).toEqual([
+      ['broken-link', 6, '/gone'],
+    ]);
+  });
+});
+
 describe('checks of a change', () => {
   function repository(files: Record<string, string>) {
     const snapshot = new MemorySnapshot('base', Object.entries(files));

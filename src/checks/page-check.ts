@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { frontmatterFault } from '../docs/frontmatter.js';
+import { FRONTMATTER_LINK } from '../docs/page-syntax.js';
 import { hasAnchor } from './page-anchors.js';
 import { extractLinks, resolveLink, type PageLink } from './page-links.js';
 import type { ScannedPage } from '../docs/page-scan.js';
@@ -118,14 +119,12 @@ async function checkLink(
   };
 }
 
-/** A `link:` of the frontmatter to a path of the site (Starlight's hero actions, `prev` and `next`). */
-const FRONTMATTER_LINK = /^[ \t]*(?:-[ \t]+)?link:[ \t]*(["']?)(\/[^"'\s]*)\1[ \t]*$/;
-
 /** The frontmatter's links to pages of the site, with their lines (the block starts on line 2). */
 function frontmatterLinks(scan: ScannedPage): PageLink[] {
   if (scan.frontmatter === undefined) return [];
-  return scan.frontmatter.yaml.split(/\r?\n/).flatMap((line, index) => {
-    const match = FRONTMATTER_LINK.exec(line);
-    return match ? [{ href: match[2]!, line: index + 2 }] : [];
-  });
+  return [...scan.frontmatter.yaml.matchAll(FRONTMATTER_LINK)].map((match) => ({
+    href: match[3]!,
+    // The block starts on the file's second line.
+    line: scan.frontmatter!.yaml.slice(0, match.index).split('\n').length + 1,
+  }));
 }

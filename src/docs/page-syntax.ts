@@ -89,3 +89,10 @@ export function splitFrontmatter(content: string): { yaml?: string; body: string
 function trimEnd(line: string | undefined): string {
   return (line ?? '').replace(/\n$/, '');
 }
+
+/**
+ * A frontmatter line that links to a path of the site (`link: /guides/setup/`, as Starlight's hero
+ * actions and `prev`/`next` write them): the text before the target, its quote, the target, and
+ * the rest of the line. Global and multi-line, for a whole block; reset `lastIndex` to reuse it.
+ */
+export const FRONTMATTER_LINK = /^([ \t]*(?:-[ \t]+)?link:[ \t]*)(["']?)(\/[^"'\s]*)\2([ \t]*\r?)$/gm;

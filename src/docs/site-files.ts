@@ -4,7 +4,7 @@ import { parseDocsRoot } from '../write-policy/index.js';
 import { docsTreeOf, type DocsTree, type RepositoryFiles } from './docs-tree.js';
 import { readFrontmatter } from './frontmatter.js';
 import { splitFrontmatter } from './page-syntax.js';
-import { detectLayout, type DocsFramework, type SiteLayout } from './site/frameworks.js';
+import { detectLayout, type DocsFramework, type LayoutFiles, type SiteLayout } from './site/frameworks.js';
 import { readNavigationText } from './site/navigation-editors.js';
 import { navigationPages, type NavigationItem } from './site/navigation-tree.js';
 import { gitignoreMatcher } from './site/gitignore.js';
@@ -93,9 +93,9 @@ export async function openDocsSite(
   docsRoot: string,
   options: OpenSiteOptions = {},
 ): Promise<DocsSiteFiles> {
-  const all = new Set(repository.paths());
-  const readText = async (path: string) => (all.has(path) ? String(await repository.read(path)) : undefined);
-  const layout = await siteLayoutOf(repository, docsRoot, options);
+  const repositoryFiles = layoutFiles(repository);
+  const readText = (path: string) => repositoryFiles.read(path);
+  const layout = await detectLayout(repositoryFiles, parseDocsRoot(docsRoot), options.framework);
   const tree = docsTreeOf(repository, layout.pagesRoot);
   const paths = tree.paths();
   const config = layout.configFile === undefined ? '' : ((await readText(layout.configFile)) ?? '');
@@ -147,15 +147,16 @@ export function siteLayoutOf(
   docsRoot: string,
   options: OpenSiteOptions = {},
 ): Promise<SiteLayout> {
+  return detectLayout(layoutFiles(repository), parseDocsRoot(docsRoot), options.framework);
+}
+
+/** A repository's files as the layout and the config readers ask for them: by path, absent ones undefined. */
+function layoutFiles(repository: RepositoryFiles): LayoutFiles {
   const all = new Set(repository.paths());
-  return detectLayout(
-    {
-      has: (path) => all.has(path),
-      read: async (path) => (all.has(path) ? String(await repository.read(path)) : undefined),
-    },
-    parseDocsRoot(docsRoot),
-    options.framework,
-  );
+  return {
+    has: (path) => all.has(path),
+    read: async (path) => (all.has(path) ? String(await repository.read(path)) : undefined),
+  };
 }
 
 /** A page's address as the site spells it, from its URL path (no trailing slash, no `.html`). */

@@ -5,14 +5,13 @@
  * relative paths (`setup`) are left alone: whether they are links to pages is not obvious.
  */
 import path from 'node:path';
+import { FRONTMATTER_LINK } from '../../docs/page-syntax.js';
 import { mapFrontmatter, mapProse } from './markdown-prose.js';
 import { pageKey } from './page-paths.js';
 
 const MARKDOWN_LINK = /(\]\(\s*<?)([^\s)<>]+)(?=>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\))/g;
 const REFERENCE_DEFINITION = /^( {0,3}\[[^\]\n]+\]:[ \t]*<?)([^\s>]+)/gm;
 const HREF_ATTRIBUTE = /(\bhref\s*=\s*\{?\s*)(["'])([^"'\n]*)\2/g;
-/** A `link:` of the frontmatter to a path of the site (Starlight's hero actions, `prev` and `next`). */
-const FRONTMATTER_LINK = /^([ \t]*(?:-[ \t]+)?link:[ \t]*)(["']?)(\/[^"'\s]*)\2([ \t]*\r?)$/gm;
 
 /** An internal link target, resolved against the page that holds it. */
 interface ParsedHref {
