@@ -17,7 +17,11 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDocsPagePath } from '../src/docs/index.js';
-import { analyzeImpact } from '../src/impact/index.js';
+import { decideImpact, rankImpact } from '../src/impact/analyze-impact.js';
+import { CHANGE_FEATURES } from '../src/impact/change-judge.js';
+import type { ImpactResult } from '../src/impact/index.js';
+import { JUDGE_MODEL } from '../src/impact/judge-model.js';
+import { fitJudge, judgeModelSource, leaveOneOut, type JudgedCase } from './judge-fit.js';
 import { DOCS_SYNC_DIR, hasDocsSyncCases, loadDocsSyncCases, type DocsSyncCase } from './docs-sync-cases.js';
 
 interface Prediction {
@@ -81,12 +85,17 @@ function baseline(testCase: DocsSyncCase): Prediction {
   return { ranked, flagged: ranked.slice(0, BASELINE_LISTED) };
 }
 
+interface RepoScores {
+  'recall@5': number;
+  'recall@10': number;
+  precision: number | null;
+  flaggedRecall: number;
+  flagged: number;
+}
+
 interface Scores {
-  overall: { 'recall@5': number; 'recall@10': number; precision: number | null; flagged: number };
-  byRepo: Record<
-    string,
-    { 'recall@5': number; 'recall@10': number; precision: number | null; flagged: number }
-  >;
+  overall: RepoScores;
+  byRepo: Record<string, RepoScores>;
   quietRate: number;
   negatives: { byRepo: Record<string, { quietRate: number }> };
 }
@@ -112,6 +121,7 @@ function row(label: string, scores: Scores, repo: string | undefined, times?: nu
     label.padEnd(LABEL_WIDTH),
     positive['recall@5'].toFixed(3).padStart(8),
     positive['recall@10'].toFixed(3).padStart(9),
+    positive.flaggedRecall.toFixed(3).padStart(14),
     `${(positive.precision ?? 0).toFixed(3)} (${positive.flagged})`.padStart(17),
     quiet.toFixed(3).padStart(5),
   ];
@@ -122,11 +132,12 @@ function row(label: string, scores: Scores, repo: string | undefined, times?: nu
   return cells.join('  ');
 }
 
-const LABEL_WIDTH = 34;
+const LABEL_WIDTH = 40;
 const HEADER = [
   ''.padEnd(LABEL_WIDTH),
   'recall@5',
   'recall@10',
+  'listed: recall',
   'precision (listed)',
   'quiet',
   '   mean',
@@ -189,39 +200,113 @@ async function main(): Promise<void> {
   const verbose = args.includes('--verbose');
   const only = args.flatMap((arg, index) => (args[index - 1] === '--case' ? [arg] : []));
   const cases = await loadDocsSyncCases(DOCS_SYNC_DIR, only.length > 0 ? only : undefined);
-  const ours: Predictions = {};
+  const judged: (DocsSyncCase & JudgedCase)[] = [];
+  const shipped: Predictions = {};
   const theirs: Predictions = {};
   const times: number[] = [];
   const timesByRepo = new Map<string, number[]>();
   for (const testCase of cases) {
     const started = performance.now();
-    const result = analyzeImpact({ diff: testCase.patch, pages: testCase.files });
+    const ranked = rankImpact({ diff: testCase.patch, pages: testCase.files });
+    const result = decideImpact(ranked, JUDGE_MODEL);
     const elapsed = performance.now() - started;
     times.push(elapsed);
     timesByRepo.set(testCase.repo, [...(timesByRepo.get(testCase.repo) ?? []), elapsed]);
-    ours[testCase.id] = {
-      ranked: result.pages.map((page) => page.path),
-      flagged: result.pages.filter((page) => page.affected).map((page) => page.path),
-    };
+    judged.push({ ...testCase, ranked });
+    shipped[testCase.id] = prediction(result);
     theirs[testCase.id] = baseline(testCase);
-    if (verbose) console.log(describe(testCase, ours[testCase.id]!));
   }
-  const scored = { ours: score(ours), baseline: score(theirs) };
+  // In sample: the judge fitted on every repository; out of sample: on all but the case's own.
+  const inSample = fitJudge(judged);
+  const outOfSample = leaveOneOut(judged);
+  const fitted: Predictions = {};
+  const heldOut: Predictions = {};
+  for (const testCase of judged) {
+    fitted[testCase.id] = prediction(decideImpact(testCase.ranked, inSample));
+    heldOut[testCase.id] = prediction(decideImpact(testCase.ranked, outOfSample.get(testCase.repo)!));
+    if (verbose) {
+      const judgement = decideImpact(testCase.ranked, outOfSample.get(testCase.repo)!).judgement;
+      console.log(`${describe(testCase, heldOut[testCase.id]!)}\n  judged: ${judgement.chance}`);
+    }
+  }
+  const repos = [...timesByRepo.keys()];
+  if (args.includes('--write')) {
+    const summary = `${cases.length} docs-sync cases from ${repos.length} repositories (${repos.join(', ')})`;
+    writeFileSync(
+      new URL('../src/impact/judge-model.ts', import.meta.url),
+      judgeModelSource(inSample, summary),
+    );
+    console.log('wrote src/impact/judge-model.ts');
+  }
+  const scored = {
+    shipped: score(shipped),
+    fitted: score(fitted),
+    heldOut: score(heldOut),
+    baseline: score(theirs),
+  };
   const cli = args.includes('--cli') ? runCli(cases) : undefined;
   console.log(HEADER);
-  for (const repo of [undefined, ...timesByRepo.keys()]) {
+  for (const repo of [undefined, ...repos]) {
     const label = repo ?? 'all';
-    console.log(row(`impact ${label}`, scored.ours, repo, repo ? timesByRepo.get(repo) : times));
+    console.log(row(`impact ${label}`, scored.shipped, repo, repo ? timesByRepo.get(repo) : times));
+    console.log(row(`  judge in sample ${label}`, scored.fitted, repo));
+    console.log(row(`  judge left out ${label}`, scored.heldOut, repo));
     if (cli) console.log(row(`docwright impact ${label}`, cli.scores, repo, cli.times.get(repo ?? '')));
     console.log(row(`baseline ${label}`, scored.baseline, repo));
   }
   console.log(
-    '\nrecall@k over positive cases; precision of the listed pages (how many listed); quiet: share of',
-    '\nnegative cases with nothing listed; time: analyzeImpact per case, the first with module loading.',
+    '\nrecall@k over positive cases; listed: the recall and precision of the pages listed as affected',
+    '\n(how many listed); quiet: share of negative cases with nothing listed; time: rankImpact and',
+    '\ndecideImpact per case, the first with module loading. impact: the shipped judge',
+    '\n(src/impact/judge-model.ts); judge in sample: fitted now on every repository; left out: each',
+    "\nrepository's cases judged by the judge fitted on the other repositories.",
     cli
       ? '\ndocwright impact: the command itself, one process per case (`--patch - --json`, the docs unpacked on disk);\nit prints only the pages it lists, so its ranking is that list; time: the whole process, start to exit.'
       : '',
   );
+  if (args.includes('--ablation')) ablation(judged, scored.fitted, scored.heldOut);
+  console.log('\nshipped judge:', JSON.stringify(JUDGE_MODEL));
+  console.log(
+    'left-out judges:',
+    JSON.stringify(
+      Object.fromEntries(
+        [...outOfSample].map(([repo, model]) => [
+          repo,
+          { threshold: model.threshold, most: model.most, ratio: model.ratio },
+        ]),
+      ),
+    ),
+  );
+}
+
+function prediction(result: ImpactResult): Prediction {
+  return {
+    ranked: result.pages.map((page) => page.path),
+    flagged: result.pages.filter((page) => page.affected).map((page) => page.path),
+  };
+}
+
+/**
+ * Each feature of the judge left out in turn, fitted in sample and left out: a feature whose
+ * removal costs in sample but not out of it fits the tuning set rather than changes in general.
+ */
+function ablation(judged: readonly JudgedCase[], fitted: Scores, heldOut: Scores): void {
+  console.log('\nwithout a feature (listed recall / precision / quiet; in sample, then left out):');
+  const cell = (scores: Scores) =>
+    `${scores.overall.flaggedRecall.toFixed(3)} / ${(scores.overall.precision ?? 0).toFixed(3)} / ${scores.quietRate.toFixed(3)}`;
+  console.log(`${'all features'.padEnd(16)}  ${cell(fitted)}    ${cell(heldOut)}`);
+  for (const feature of CHANGE_FEATURES) {
+    const features = CHANGE_FEATURES.filter((name) => name !== feature);
+    const inSample = fitJudge(judged, features);
+    const outOfSample = leaveOneOut(judged, features);
+    const a: Predictions = {};
+    const b: Predictions = {};
+    for (const testCase of judged) {
+      a[testCase.id] = prediction(decideImpact(testCase.ranked, inSample));
+      b[testCase.id] = prediction(decideImpact(testCase.ranked, outOfSample.get(testCase.repo)!));
+    }
+    console.log(`${feature.padEnd(16)}  ${cell(score(a))}    ${cell(score(b))}`);
+  }
 }
 
 await main();

@@ -20,6 +20,8 @@ export interface DocsSyncCase {
   docsRoot: string;
   /** Pages the commit changed, relative to the docs root; empty for a negative case. */
   expected: string[];
+  /** Pages neither right nor wrong to list (left out by the case, or added by the commit). */
+  neutral: string[];
   patch: string;
   /** Every text file of the docs root, relative to it. */
   files: { path: string; text: string }[];
@@ -48,6 +50,7 @@ export async function loadDocsSyncCases(
       kind: meta.kind,
       docsRoot: meta.docsRoot,
       expected: meta.expected,
+      neutral: [...Object.keys(meta.excludedDocs ?? {}), ...(meta.addedDocs ?? [])],
       patch: readFileSync(join(folder, 'code.patch'), 'utf8'),
       files,
     });

@@ -47,6 +47,19 @@ describe('the workflow commands of a step', () => {
     );
   });
 
+  it('writes where a warning points as properties, with `:` and `,` percent-encoded too', () => {
+    const step = commands({});
+    step.warning('may be stale\nline two', { file: 'docs/a,b:c.md', line: 12, title: 'docs may be stale' });
+    step.warning('no line', { file: 'docs/x.md', line: undefined });
+    expect(written.join('')).toBe(
+      [
+        '::warning file=docs/a%2Cb%3Ac.md,line=12,title=docs may be stale::may be stale%0Aline two',
+        '::warning file=docs/x.md::no line',
+        '',
+      ].join(os.EOL),
+    );
+  });
+
   it('appends each output to GITHUB_OUTPUT as a block between one random delimiter, so values may span lines', async () => {
     const file = path.join(dir, 'output');
     await fs.writeFile(file, '');

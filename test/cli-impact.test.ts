@@ -86,12 +86,19 @@ describe('docwright impact', () => {
     expect(stdout).not.toContain('intro.md');
   });
 
-  it('prints exactly {"pages":[{path, score, evidence}]} with --json, reading the diff from stdin', async () => {
+  it('prints exactly {needsDocs, chance, pages:[{path, score, affected, evidence}]} with --json, reading the diff from stdin', async () => {
     const { stdout, code } = await impact(repo, ['--docs', 'docs', '--patch', '-', '--json'], renameDiff);
     expect(code).toBe(0);
-    const output = JSON.parse(stdout) as { pages: { path: string; score: number; evidence: unknown[] }[] };
-    expect(Object.keys(output)).toEqual(['pages']);
-    expect(output.pages.map((page) => Object.keys(page))).toEqual([['path', 'score', 'evidence']]);
+    const output = JSON.parse(stdout) as {
+      needsDocs: boolean;
+      chance: number;
+      pages: { path: string; score: number; affected: boolean; evidence: unknown[] }[];
+    };
+    expect(Object.keys(output)).toEqual(['needsDocs', 'chance', 'pages']);
+    expect(output.pages.map((page) => Object.keys(page))).toEqual([
+      ['path', 'score', 'affected', 'evidence'],
+    ]);
+    expect(output.pages[0]!.affected).toBe(true);
     expect(output.pages[0]).toMatchObject({
       path: 'reference/options.md',
       score: expect.any(Number),
@@ -176,7 +183,37 @@ describe('docwright impact', () => {
     const text = await impact(repo, ['--docs', 'docs', '--patch', '-', '--check'], diff);
     expect(text).toEqual({ stdout: 'No docs page is affected by this change.\n', stderr: '', code: 0 });
     const json = await impact(repo, ['--docs', 'docs', '--patch', '-', '--json'], diff);
-    expect(JSON.parse(json.stdout)).toEqual({ pages: [] });
+    expect(JSON.parse(json.stdout)).toEqual({ needsDocs: false, chance: 0, pages: [] });
+  });
+
+  it('with --all, shows every page with evidence, best first, the listed ones marked affected', async () => {
+    // A second docs tree with a guide that talks about the same options without naming the renamed one.
+    mkdirSync(path.join(repo, 'site/reference'), { recursive: true });
+    writeFileSync(path.join(repo, 'site/reference/options.md'), OPTIONS_PAGE);
+    writeFileSync(
+      path.join(repo, 'site/tuning.md'),
+      '# Tuning\n\nThe client defaults suit most networks. Raise the `timeout` option on slow links; the\noptions page lists every default.\n',
+    );
+    const args = ['--docs', 'site', '--patch', '-', '--json'];
+    const listed = await impact(repo, args, renameDiff);
+    const all = await impact(repo, [...args, '--all'], renameDiff);
+    expect(all.code).toBe(0);
+    const pages = (JSON.parse(all.stdout) as { pages: { path: string; score: number; affected: boolean }[] })
+      .pages;
+    // The rename's page is listed; the environment page shares only the module's words.
+    expect(pages.map((page) => [page.path, page.affected])).toEqual([
+      ['reference/options.md', true],
+      ...pages.slice(1).map((page) => [page.path, false]),
+    ]);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.map((page) => page.score)).toEqual(
+      [...pages.map((page) => page.score)].sort((a, b) => b - a),
+    );
+    const affected = pages.filter((page) => page.affected);
+    expect((JSON.parse(listed.stdout) as { pages: unknown[] }).pages).toEqual(affected);
+    const text = await impact(repo, ['--docs', 'site', '--patch', '-', '--all'], renameDiff);
+    expect(text.stdout).toContain(`${pages[1]!.path}  ${pages[1]!.score.toFixed(2)}  (not affected)`);
+    expect(text.stdout).not.toContain('reference/options.md  1.00  (not affected)');
   });
 
   it.each([

@@ -13,6 +13,8 @@ export interface RunnerEnvironment {
   repository: string;
   /** Link to this workflow run, for the status comment's footer. */
   runUrl: string | undefined;
+  /** The folder actions/checkout fills (GITHUB_WORKSPACE), where the docs check reads the pages; null outside a runner. */
+  workspace: string | null;
   /**
    * Model credentials for jobs run in the runner, from the step's `env:` (set from secrets): an
    * input's value can be echoed in the log, an environment variable of a secret is masked.
@@ -31,6 +33,7 @@ export function readRunnerEnvironment(env: Record<string, string | undefined>): 
     hosts,
     repository: repository ?? '',
     runUrl: repository && runId ? `${hosts.webUrl}/${repository}/actions/runs/${runId}` : undefined,
+    workspace: env.GITHUB_WORKSPACE || null,
     providers: {
       openai: { apiKey: env.OPENAI_API_KEY || undefined, baseUrl: env.OPENAI_BASE_URL || undefined },
       anthropic: { apiKey: env.ANTHROPIC_API_KEY || undefined },

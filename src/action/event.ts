@@ -20,7 +20,31 @@ interface PromptEvent {
   eventName: string;
 }
 
-export type ActionEvent = CommentEvent | PromptEvent;
+/**
+ * A pull request opened, pushed to, reopened or marked ready (`pull_request`, or
+ * `pull_request_target`, which runs with the base repository's token): the docs check's event.
+ */
+export interface PullRequestEvent {
+  kind: 'pull_request';
+  eventName: string;
+  /** `opened`, `synchronize`, `reopened`, `ready_for_review`, or another the check leaves alone. */
+  action: string;
+  pullRequest: {
+    /** The base repository: where the pull request and its check run live. */
+    owner: string;
+    repo: string;
+    number: number;
+    /** The commit the check run belongs to. */
+    headSha: string;
+    /** The branch it merges into, which the page links point at. */
+    baseRef: string;
+  };
+}
+
+export type ActionEvent = CommentEvent | PullRequestEvent | PromptEvent;
+
+/** The events whose payload is a pull request of this repository. */
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 
 // Only the fields the Action reads; GitHub's payloads carry many more (webhook payload schemas).
 const User = z.object({ login: z.string(), type: z.string() });
@@ -35,6 +59,12 @@ const IssueCommentPayload = z.object({
     user: User,
     pull_request: z.object({}).nullable().optional(),
   }),
+  repository: Repository,
+});
+const PullRequestPayload = z.object({
+  action: z.string(),
+  number: z.number(),
+  pull_request: z.object({ head: z.object({ sha: z.string() }), base: z.object({ ref: z.string() }) }),
   repository: Repository,
 });
 const ReviewCommentPayload = z.object({
@@ -62,6 +92,21 @@ export function parseEvent(eventName: string, payload: unknown): ActionEvent {
       isPullRequest: true,
       pullRequest: { body: event.pull_request.body, author: event.pull_request.user },
     });
+  }
+  if (PULL_REQUEST_EVENTS.has(eventName)) {
+    const event = parse(PullRequestPayload, payload, eventName);
+    return {
+      kind: 'pull_request',
+      eventName,
+      action: event.action,
+      pullRequest: {
+        owner: event.repository.owner.login,
+        repo: event.repository.name,
+        number: event.number,
+        headSha: event.pull_request.head.sha,
+        baseRef: event.pull_request.base.ref,
+      },
+    };
   }
   return { kind: 'prompt', eventName };
 }

@@ -6,6 +6,12 @@ import {
   type AllowedBots,
   type PermissionLevel,
 } from '../github/index.js';
+import {
+  isDocsFramework,
+  unknownFrameworkMessage,
+  type DeclaredDocsFramework,
+} from '../core/docs-frameworks.js';
+import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
 import { ActionError } from './action-error.js';
 
 /** The Action's inputs (action.yml), validated and typed; built once in main.ts. */
@@ -36,6 +42,23 @@ export interface Inputs {
 
 /** The inputs that decide whether an event is for the Action at all (route.ts). */
 export type RouteInputs = Pick<Inputs, 'command' | 'allowedBots' | 'prompt' | 'jobId'>;
+
+/**
+ * The inputs of the docs check on a pull request event. It needs neither a server nor a job, so
+ * nothing of `Inputs` but the token and the command is read: a workflow that only checks its pull
+ * requests sets none of the job's inputs.
+ */
+export interface DocsCheckInputs {
+  githubToken: string;
+  /** The docs root in the checkout; null: the settings file's `docs_root`, else `docs`. */
+  docs: DocsRoot | null;
+  /** null: the settings file's `docs_framework`, else found from the files. */
+  docsFramework: DeclaredDocsFramework | null;
+  /** Fail the step when a page is left stale (by default the check only warns). */
+  failOnStale: boolean;
+  /** The command the check's hint names (`/docs sync`); the settings file's when this is the default. */
+  command: string;
+}
 
 /** Reads one input the way the runner passes it (`INPUT_<NAME>`): trimmed, empty when unset. */
 export type ReadInput = (name: string) => string;
@@ -90,6 +113,42 @@ export function parseInputs(read: ReadInput): Inputs {
     problems.push('`github-token` is empty: in the runner the job reads and writes the repository with it');
   if (problems.length > 0) throw new ActionError(`Invalid inputs: ${problems.join('; ')}.`);
   return inputs;
+}
+
+/** Validates the docs check's inputs, naming every wrong one in one error as parseInputs does. */
+export function parseDocsCheckInputs(read: ReadInput): DocsCheckInputs {
+  const problems: string[] = [];
+  const { command } = routeInputs(read, problems);
+  const githubToken = read('github-token');
+  if (!githubToken)
+    problems.push("`github-token` is empty: the docs check reads the pull request's diff with it");
+  const inputs: DocsCheckInputs = {
+    githubToken,
+    docs: docsFolder(read('docs'), problems),
+    docsFramework: docsFramework(read('docs-framework'), problems),
+    failOnStale: boolean(read, 'fail-on-stale', false, problems),
+    command,
+  };
+  if (problems.length > 0) throw new ActionError(`Invalid inputs: ${problems.join('; ')}.`);
+  return inputs;
+}
+
+function docsFolder(value: string, problems: string[]): DocsRoot | null {
+  if (value === '') return null;
+  try {
+    return parseDocsRoot(value);
+  } catch (error) {
+    problems.push(`\`docs\`: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+}
+
+function docsFramework(value: string, problems: string[]): DeclaredDocsFramework | null {
+  if (value === '') return null;
+  const name = value.toLowerCase();
+  if (isDocsFramework(name)) return name;
+  problems.push(`\`docs-framework\`: ${unknownFrameworkMessage(value)}`);
+  return null;
 }
 
 function model(value: string, mode: Inputs['mode'], problems: string[]): string {

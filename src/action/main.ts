@@ -4,8 +4,8 @@ import { createOctokit, type PolicyOctokit } from '../github/octokit.js';
 import type { ActionContext, ActionResult, Log } from './context.js';
 import { describeError } from './describe-error.js';
 import { readEventPayload, readRunnerEnvironment, type RunnerEnvironment } from './environment.js';
-import { parseEvent, type ActionEvent } from './event.js';
-import { parseInputs, parseRouteInputs, type Inputs } from './inputs.js';
+import { parseEvent, type ActionEvent, type PullRequestEvent } from './event.js';
+import { parseDocsCheckInputs, parseInputs, parseRouteInputs, type Inputs } from './inputs.js';
 import { failureOf, nothingChanged, outputsOf, summaryMarkdown } from './outcome.js';
 import { routeEvent } from './route.js';
 import { runRoute } from './run-action.js';
@@ -51,10 +51,12 @@ export async function run(): Promise<void> {
     // A comment that is not a command ends here, whatever the other inputs hold. In the runner,
     // any slash command is looked at once more with the repository's settings (its own command).
     const cheap = routeEvent(event, routeInputs);
+    // A pull request without a `prompt`: the docs check, which needs no job, server or runner.
+    if (cheap.kind === 'docs-check') return await docsCheck(cheap.event, environment);
     const mayBeOurs = cheap.kind !== 'ignore' || (read('base-url') === '' && startsWithSlash(event));
     if (!mayBeOurs) return log.info(cheap.reason);
     inputs = parseInputs(read);
-    const octokit = githubClient(inputs, environment);
+    const octokit = githubClient(inputs.githubToken, environment);
     let context: ActionContext;
     if (inputs.mode === 'server') {
       context = contextOf(inputs, environment, octokit, serverClient(inputs), cancel.signal);
@@ -83,6 +85,8 @@ export async function run(): Promise<void> {
     }
     const route = routeEvent(event, inputs);
     if (route.kind === 'ignore') return log.info(route.reason);
+    if (route.kind === 'docs-check')
+      throw new Error('a pull request event is routed to the docs check above');
     const result = await runRoute(context, route);
     report(result, inputs);
   } catch (error) {
@@ -98,15 +102,49 @@ function startsWithSlash(event: ActionEvent): boolean {
   return event.kind === 'comment' && event.comment.body.trimStart().startsWith('/');
 }
 
-function githubClient(inputs: Inputs, environment: RunnerEnvironment): PolicyOctokit | null {
-  return inputs.githubToken
+function githubClient(token: string, environment: RunnerEnvironment): PolicyOctokit | null {
+  return token
     ? createOctokit({
-        auth: inputs.githubToken,
+        auth: token,
         baseUrl: environment.hosts.apiUrl,
         userAgent: 'docwright-action',
         log: { warn: (message) => log.warning(message), debug: () => {} },
       })
     : null;
+}
+
+/**
+ * The docs check of a pull request event: outputs, warnings on the pages when no check run could be
+ * written, the job summary always, and a failure only under `fail-on-stale: true`.
+ */
+async function docsCheck(event: PullRequestEvent, environment: RunnerEnvironment): Promise<void> {
+  const inputs = parseDocsCheckInputs(read);
+  const octokit = githubClient(inputs.githubToken, environment);
+  if (!octokit) throw new Error('the docs check inputs always hold a token');
+  // The analysis and the docs model are loaded only on a pull request event.
+  const check = await import('./docs-check.js');
+  const result = await check.checkPullRequestDocs(
+    {
+      inputs,
+      octokit,
+      // The runner starts the step in the workspace; outside one, the folder it runs in.
+      workspace: environment.workspace ?? process.cwd(),
+      webUrl: environment.hosts.webUrl,
+      log,
+    },
+    event,
+  );
+  for (const [name, value] of Object.entries(check.docsCheckOutputs(result))) step.setOutput(name, value);
+  const { annotations, more } = check.shownAnnotations(result);
+  for (const annotation of annotations) step.warning(annotation.message, annotation.properties);
+  if (more) log.info(more);
+  try {
+    step.appendSummary(check.docsCheckSummary(result));
+  } catch (error) {
+    log.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const failure = check.docsCheckFailure(result, inputs);
+  if (failure) step.setFailed(failure);
 }
 
 function serverClient(inputs: Inputs): DocwrightClient {

@@ -2,15 +2,19 @@ import type { ActionContext, ActionResult } from './context.js';
 import type { ActionEvent } from './event.js';
 import { handleComment } from './handle-comment.js';
 import { handlePrompt } from './handle-prompt.js';
-import { routeEvent, type Route } from './route.js';
+import { routeEvent, type JobRoute } from './route.js';
 
 /** One run of the Action, from the event to the job's outcome, with every dependency passed in. */
 export function runAction(context: ActionContext, event: ActionEvent): Promise<ActionResult> {
-  return runRoute(context, routeEvent(event, context.inputs));
+  const route = routeEvent(event, context.inputs);
+  // main.ts runs the docs check before a job's inputs and clients exist: it never reaches here.
+  if (route.kind === 'docs-check')
+    return Promise.reject(new Error('A pull request event runs the docs check, not a job.'));
+  return runRoute(context, route);
 }
 
 /** Carries out a routed event: nothing for an ignored one, else a comment or a prompt request. */
-export async function runRoute(context: ActionContext, route: Route): Promise<ActionResult> {
+export async function runRoute(context: ActionContext, route: JobRoute): Promise<ActionResult> {
   switch (route.kind) {
     case 'ignore':
       context.log.info(route.reason);

@@ -34,8 +34,9 @@ export class WorkflowCommands {
     this.command('notice', message);
   }
 
-  warning(message: string): void {
-    this.command('warning', message);
+  /** With `properties`, the warning is shown on the file (and line) it names, in the pull request's diff too. */
+  warning(message: string, properties?: AnnotationProperties): void {
+    this.command('warning', message, properties);
   }
 
   error(message: string): void {
@@ -82,9 +83,18 @@ export class WorkflowCommands {
     appendFileSync(file, markdown, 'utf8');
   }
 
-  private command(name: string, message: string): void {
-    this.stdout(`::${name}::${escapeData(message)}${EOL}`);
+  private command(name: string, message: string, properties: AnnotationProperties = {}): void {
+    const given = Object.entries(properties).filter(([, value]) => value !== undefined);
+    const list = given.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(',');
+    this.stdout(`::${name}${list === '' ? '' : ` ${list}`}::${escapeData(message)}${EOL}`);
   }
+}
+
+/** Where an annotation points: a file relative to the repository's root, a 1-based line, a title. */
+export interface AnnotationProperties {
+  file?: string;
+  line?: number;
+  title?: string;
 }
 
 /** A command's message: `%`, CR and LF are written as their percent codes, which the runner reads back. */

@@ -1,145 +1,24 @@
+import {
+  docsCheckOutput as checkOutput,
+  type DocsCheckOutput,
+  type DocsPlace,
+} from '../github/docs-check-output.js';
 import { describeEvidence, type ImpactPage } from '../impact/index.js';
 
-/** The check run's name, which a branch protection rule would name to require it. */
-export const DOCS_CHECK_NAME = 'docwright: docs follow code';
+// The wording lives in src/github, where the Action writes the same check run on a pull request.
+export {
+  DOCS_CHECK_NAME,
+  noCodeChanged,
+  uncheckedOutput,
+  type DocsCheckOutput,
+} from '../github/docs-check-output.js';
 
-/**
- * GitHub refuses a check run whose summary passes 65,535 characters: the list of pages stops well
- * before, so the sentences around it always fit.
- */
-const MAX_PAGE_LIST = 60_000;
-/** Evidence lines shown per page: the strongest; the rest adds little for a reader. */
-const EVIDENCE_SHOWN = 3;
-/** A quoted page line is cut here: a long paragraph would push the other pages out. */
-const MAX_EVIDENCE_LINE = 300;
-
-/** What the check run says: success or a warning (never a failure, so it blocks no merge). */
-export interface DocsCheckOutput {
-  conclusion: 'success' | 'neutral';
-  title: string;
-  summary: string;
-}
-
-/** Where the pages were read: for their links and for the sentences about them. */
-export interface DocsPlace {
-  /** `owner/name` of the docs repository. */
-  repository: string;
-  /** The branch the pages were read at, which the links point to. */
-  branch: string;
-  /** The pages' folder in that repository; '' for its root. */
-  docsRoot: string;
-  /** The GitHub web root the links start with (github.com, or an Enterprise host). */
-  webUrl: string;
-  /** The docs are in the pull request's own repository, so the pull request can change them too. */
-  ownRepository: boolean;
-}
-
-/**
- * The check run of an analysed pull request: `listed` are the pages the change affects, `stale`
- * those of them it leaves as they were (the rule of `docwright impact --check`). Success when no
- * page is stale; else a warning listing each stale page with its evidence, and how to get the docs
- * pull request (`command` is the repository's slash command).
- */
+/** The App's docs check run of an analysed pull request, each piece of evidence described as `docwright impact` does. */
 export function docsCheckOutput(
   listed: readonly ImpactPage[],
   stale: readonly ImpactPage[],
   place: DocsPlace,
   command: string,
 ): DocsCheckOutput {
-  if (listed.length === 0) return nothingAffected(place);
-  const changed = listed.filter((page) => !stale.includes(page));
-  if (stale.length === 0) {
-    return {
-      conclusion: 'success',
-      title: `${count(changed.length, 'affected docs page is', 'affected docs pages are')} changed too`,
-      summary: `This pull request changes what these docs pages describe, and changes them too:\n\n${pageList(changed, place)}`,
-    };
-  }
-  const intro = place.ownRepository
-    ? 'This pull request changes what these docs pages describe, and leaves them as they are:'
-    : `This pull request changes what these pages of ${place.repository} describe:`;
-  const alsoChanged =
-    changed.length === 0
-      ? ''
-      : `\n\nChanged in this pull request too: ${changed.map((page) => `\`${page.path}\``).join(', ')}.`;
-  return {
-    conclusion: 'neutral',
-    title: `${count(stale.length, 'docs page', 'docs pages')} may be stale`,
-    summary: [
-      intro,
-      '',
-      pageList(stale, place) + alsoChanged,
-      '',
-      `Comment \`${command} sync\` on this pull request, and docwright brings ${stale.length === 1 ? 'it' : 'them'} up to date in a docs pull request.`,
-    ].join('\n'),
-  };
-}
-
-/** A pull request that changes no code: the docs are not read, since no page can be affected. */
-export function noCodeChanged(): DocsCheckOutput {
-  return {
-    conclusion: 'success',
-    title: 'No docs page is affected',
-    summary: 'No docs page is affected by this change: it changes no code.',
-  };
-}
-
-/** The check could not run: a warning, with the sentence that says why. */
-export function uncheckedOutput(reason: string): DocsCheckOutput {
-  return { conclusion: 'neutral', title: 'The docs could not be checked', summary: reason };
-}
-
-function nothingAffected(place: DocsPlace): DocsCheckOutput {
-  const folder = place.docsRoot === '' ? 'the root' : `\`${place.docsRoot}/\``;
-  return {
-    conclusion: 'success',
-    title: 'No docs page is affected',
-    summary: `No docs page is affected by this change. The pages read: ${folder} of ${place.repository} at \`${place.branch}\`.`,
-  };
-}
-
-/** The pages as a Markdown list, each linked, with its strongest evidence; cut to fit GitHub's bound. */
-function pageList(pages: readonly ImpactPage[], place: DocsPlace): string {
-  const entries: string[] = [];
-  let length = 0;
-  for (const [index, page] of pages.entries()) {
-    const entry = pageEntry(page, place);
-    if (length + entry.length > MAX_PAGE_LIST) {
-      entries.push(`- …and ${count(pages.length - index, 'more page', 'more pages')}`);
-      break;
-    }
-    entries.push(entry);
-    length += entry.length + 1;
-  }
-  return entries.join('\n');
-}
-
-function pageEntry(page: ImpactPage, place: DocsPlace): string {
-  const evidence = page.evidence.slice(0, EVIDENCE_SHOWN).map((item) => {
-    const line = describeEvidence(item);
-    const shown = line.length > MAX_EVIDENCE_LINE ? `${line.slice(0, MAX_EVIDENCE_LINE)}…` : line;
-    return `  - ${escapeMarkdown(shown)}`;
-  });
-  return [`- [\`${page.path}\`](${pageLink(page.path, place)}) (${page.score.toFixed(2)})`, ...evidence].join(
-    '\n',
-  );
-}
-
-/** The page's file on the docs repository's branch. */
-function pageLink(path: string, place: DocsPlace): string {
-  const file = place.docsRoot === '' ? path : `${place.docsRoot}/${path}`;
-  return `${place.webUrl}/${place.repository}/blob/${encodePath(place.branch)}/${encodePath(file)}`;
-}
-
-function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
-}
-
-/** Evidence quotes code and page lines: shown as written, not as Markdown or HTML. */
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_[\]<>|]/g, '\\$&');
-}
-
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return checkOutput(listed, stale, place, command, describeEvidence);
 }

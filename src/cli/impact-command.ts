@@ -26,6 +26,7 @@ interface ImpactCommandOptions {
   json?: boolean;
   limit?: number;
   check?: boolean;
+  all?: boolean;
 }
 
 /** What the command prints and how it ends. */
@@ -54,6 +55,7 @@ export function registerImpactCommand(
     .option('--range <base>..<head>', 'the diff of a range of commits of the git repository here')
     .option('--limit <n>', 'list at most this many pages', limit)
     .option('--check', 'exit with 1 when a listed page is not itself changed by the same diff')
+    .option('--all', 'every page with any evidence, best first, each marked affected or not')
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))
     .addHelpText(
       'after',
@@ -61,12 +63,13 @@ export function registerImpactCommand(
         'git diff main | docwright impact --docs docs --patch -',
         'docwright impact --docs docs --range origin/main..HEAD --check',
         'docwright impact --docs docs --patch change.diff --json --limit 5',
+        'docwright impact --docs docs --range origin/main..HEAD --json --all',
       ),
     )
     .action(async (options: ImpactCommandOptions) => {
       try {
         // --json is the program's option (written before or after the command): here it prints
-        // {"pages":[{"path","score","evidence"}]}, most affected first.
+        // {"needsDocs","chance","pages":[{"path","score","affected","evidence"}]}, most affected first.
         const json = program.opts<{ json?: boolean }>().json === true;
         const result = await impactCommand({ ...options, json }, readStdin);
         if (result.output !== '') process.stdout.write(`${result.output}\n`);
@@ -101,8 +104,20 @@ async function impactCommand(
   }
   const parsed = parseUnifiedDiff(diff);
   const result = analyzeImpact({ ...input, diff: parsed });
-  const listed = result.pages.filter((page) => page.affected).slice(0, options.limit);
-  const output = options.json ? JSON.stringify({ pages: listed.map(jsonPage) }, null, 2) : text(listed);
+  const listed = result.pages.filter((page) => page.affected);
+  // --all shows the ranking behind the list: every page with evidence, the listed ones marked.
+  const shown = (options.all ? result.pages : listed).slice(0, options.limit);
+  const output = options.json
+    ? JSON.stringify(
+        {
+          needsDocs: result.judgement.needsDocs,
+          chance: result.judgement.chance,
+          pages: shown.map(jsonPage),
+        },
+        null,
+        2,
+      )
+    : text(shown, options.all === true);
   if (!options.check) return { output, exitCode: EXIT.ok };
   const stale = pagesLeftStale(
     listed,
@@ -118,17 +133,26 @@ async function impactCommand(
   };
 }
 
-function jsonPage(page: ImpactPage): { path: string; score: number; evidence: ImpactEvidence[] } {
-  return { path: page.path, score: page.score, evidence: page.evidence };
+function jsonPage(page: ImpactPage): {
+  path: string;
+  score: number;
+  affected: boolean;
+  evidence: ImpactEvidence[];
+} {
+  return { path: page.path, score: page.score, affected: page.affected, evidence: page.evidence };
 }
 
-/** One page a line with its score, then its evidence indented beneath it. */
-function text(pages: readonly ImpactPage[]): string {
-  if (pages.length === 0) return 'No docs page is affected by this change.';
+/**
+ * One page a line with its score, then its evidence indented beneath it; with --all, the pages
+ * not listed as affected say so after their score.
+ */
+function text(pages: readonly ImpactPage[], all: boolean): string {
+  if (pages.length === 0)
+    return all ? 'No docs page has any evidence of this change.' : 'No docs page is affected by this change.';
   return pages
     .map((page) =>
       [
-        `${page.path}  ${page.score.toFixed(2)}`,
+        `${page.path}  ${page.score.toFixed(2)}${all && !page.affected ? '  (not affected)' : ''}`,
         ...page.evidence.map((item) => `  ${describeEvidence(item)}`),
       ].join('\n'),
     )

@@ -81,20 +81,19 @@ function listFiles(folder: string, relative: string): string[] {
  * `.git`), `.vitepress/` included, where a framework's config and navigation file sit. Enough to
  * read the site the folder names (`website/docs` of a Docusaurus site, `docs/src/content/docs` of a
  * Starlight one) without listing the whole repository. Outside a repository, the folder alone.
+ * `knownTop` names the repository's top when the caller knows it (the Action's checkout, which may
+ * have been made without `.git`); it must hold the folder.
  */
-export function folderWithSurroundings(folder: string): { repository: RepositoryFiles; docsRoot: string } {
+export function folderWithSurroundings(
+  folder: string,
+  knownTop?: string,
+): { repository: RepositoryFiles; docsRoot: string } {
   const start = resolve(folder);
-  let top = start;
-  for (let current = start; ; current = dirname(current)) {
-    if (existsSync(join(current, '.git'))) {
-      top = current;
-      break;
-    }
-    if (dirname(current) === current) break;
-  }
+  const top = knownTop === undefined ? repositoryTop(start) : resolve(knownTop);
   const docsRoot = relative(top, start).split(sep).join('/');
   const paths = new Set(listFiles(start, '').map((path) => (docsRoot === '' ? path : `${docsRoot}/${path}`)));
-  for (let current = start; current !== top;) {
+  // The root of the disk ends the walk too, should `knownTop` not hold the folder.
+  for (let current = start; current !== top && dirname(current) !== current;) {
     current = dirname(current);
     const prefix = relative(top, current).split(sep).join('/');
     for (const entry of readdirSync(current, { withFileTypes: true })) {
@@ -109,4 +108,12 @@ export function folderWithSurroundings(folder: string): { repository: Repository
     repository: { paths: () => sorted, read: (path) => readFile(join(top, path), 'utf8') },
     docsRoot,
   };
+}
+
+/** The nearest folder at or above `start` that holds `.git`; `start` itself outside a repository. */
+function repositoryTop(start: string): string {
+  for (let current = start; ; current = dirname(current)) {
+    if (existsSync(join(current, '.git'))) return current;
+    if (dirname(current) === current) return start;
+  }
 }

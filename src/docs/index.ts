@@ -11,4 +11,5 @@ export { docsTreeOf, folderWithSurroundings } from './docs-tree.js';
 export { openDocsSite, siteLayoutOf } from './site-files.js';
 export type { DocsSiteFiles } from './site-files.js';
 export { SITE_CONFIG_FILES } from './site/frameworks.js';
+export { oldVersionFolders } from './site/versions.js';
 export type { SearchFilter, SearchHit } from './types.js';

@@ -9,6 +9,7 @@ import { readNavigationText } from './site/navigation-editors.js';
 import { navigationPages, type NavigationItem } from './site/navigation-tree.js';
 import { gitignoreMatcher } from './site/gitignore.js';
 import { pageRules, type PageIdentity } from './site/page-rules.js';
+import { oldVersionFolders } from './site/versions.js';
 import { NAVIGATION_FILES } from './navigation.js';
 import { isSnippetPath } from './snippet-imports.js';
 import type { DocsFile } from './types.js';
@@ -52,6 +53,11 @@ interface SitePage {
   key: string;
   /** The translation folder it is in, for a translated copy of a page. */
   translation?: string;
+  /**
+   * The old-version folder it is in (`versioned_docs`, `1.x` beside `latest`), for a page of an
+   * old version of the docs kept beside the current ones (see oldVersionFolders).
+   */
+  oldVersion?: string;
 }
 
 /**
@@ -124,6 +130,7 @@ export async function openDocsSite(
     if (file.path.includes('/') && layout.translationFolders.includes(first)) page.translation = first;
     pages.set(file.path, page);
   }
+  for (const [path, folder] of oldVersionFolders([...pages.keys()])) pages.get(path)!.oldVersion = folder;
   const siteNavigation = await readSiteNavigation(layout, readText, navigation, pages, rules.keyOfRef);
   return {
     layout,

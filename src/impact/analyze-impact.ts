@@ -6,7 +6,15 @@ import { fileStem } from './search-evidence.js';
 import { familyEvidence } from './family-evidence.js';
 import { fileNameEvidence } from './file-name-evidence.js';
 import { fileRole } from './file-roles.js';
-import type { ImpactResult } from './impact-types.js';
+import {
+  changeFeatures,
+  judgeChange,
+  listPages,
+  type ChangeFeatures,
+  type JudgeModel,
+} from './change-judge.js';
+import type { ImpactPage, ImpactResult } from './impact-types.js';
+import { JUDGE_MODEL } from './judge-model.js';
 import { nameEvidence } from './name-evidence.js';
 import { newPublicNames } from './new-names.js';
 import { pageCopies } from './page-kinds.js';
@@ -30,18 +38,33 @@ export interface ImpactInput {
 }
 
 /**
- * Ranks the docs pages a code change makes stale, each with its evidence. Pure: no file system,
- * no network (the docs search runs in an in-memory SQLite database that is closed on return).
- * Only code files count; tests, lockfiles, generated, vendored, binary, CI and docs files in the
- * diff never make a page stale on their own.
+ * Ranks the docs pages a code change makes stale, each with its evidence, and lists those that
+ * need an update: the change is judged first (does it need any docs change?), and a change judged
+ * to need docs lists its best pages. Pure: no file system, no network (the docs search runs in an
+ * in-memory SQLite database that is closed on return). Only code files count; tests, lockfiles,
+ * generated, vendored, binary, CI and docs files in the diff never make a page stale on their own.
  */
-export function analyzeImpact(input: ImpactInput): ImpactResult {
+export function analyzeImpact(input: ImpactInput, model: JudgeModel = JUDGE_MODEL): ImpactResult {
+  return decideImpact(rankImpact(input), model, input.limit);
+}
+
+/** The ranking and the judge's features, before any page is listed beyond the sure ones. */
+export interface RankedImpact {
+  pages: ImpactPage[];
+  features: ChangeFeatures | null;
+}
+
+/**
+ * The first half of the analysis: every page with evidence, best first, and what the judge reads.
+ * Apart so the benchmark can judge one ranking with weights fitted on other repositories.
+ */
+export function rankImpact(input: Omit<ImpactInput, 'limit'>): RankedImpact {
   const diff = typeof input.diff === 'string' ? parseUnifiedDiff(input.diff) : input.diff;
   const candidates = input.pages.filter((page) => isDocsPagePath(page.path));
   const copies = pageCopies(candidates.map((page) => page.path));
   const pages = candidates.filter((page) => !copies.has(page.path));
   const code = diff.files.filter(isCode);
-  if (code.length === 0 || pages.length === 0) return { pages: [] };
+  if (code.length === 0 || pages.length === 0) return { pages: [], features: null };
   const tests = diff.files.filter((file) => fileRole(file) === 'test');
   const names = diffNames(code, tests);
   const vocabulary = new PageVocabulary(pages, lookedUpKeys(names, code));
@@ -56,8 +79,16 @@ export function analyzeImpact(input: ImpactInput): ImpactResult {
     ],
     pages,
   );
-  const limit = input.limit === undefined ? ranked.length : Math.max(0, Math.floor(input.limit));
-  return { pages: ranked.slice(0, limit) };
+  return { pages: ranked, features: changeFeatures(names, code, tests, ranked) };
+}
+
+/** The second half: the judgement, the listed pages, and the limit. */
+export function decideImpact(ranked: RankedImpact, model: JudgeModel, limit?: number): ImpactResult {
+  if (!ranked.features) return { pages: [], judgement: { needsDocs: false, chance: 0 } };
+  const judgement = judgeChange(model, ranked.features);
+  const pages = listPages(ranked.pages, judgement, model);
+  const count = limit === undefined ? pages.length : Math.max(0, Math.floor(limit));
+  return { pages: pages.slice(0, count), judgement };
 }
 
 /**

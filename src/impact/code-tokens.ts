@@ -1,3 +1,5 @@
+import type { TextSpan } from './markup-spans.js';
+
 /**
  * A rough lexer for one line of code in any common language: enough to tell names from literals
  * and comments, and to line up a removed line with the added line that replaced it. It does not
@@ -33,14 +35,29 @@ const KEYWORD_LITERALS = new Set([
 
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#(?![\w[!])|--\s|;;|<!--)/;
 
-/** The tokens of one line; comment lines and trailing comments are marked as prose. */
-export function lexLine(line: string): CodeToken[] {
+/**
+ * The tokens of one line; comment lines and trailing comments are marked as prose. `spans` (in
+ * order) say which stretches are prose, comment or markup whatever they look like (see
+ * markup-spans.ts): their tokens are prose; an element's text (`prose`) holds no strings or
+ * comments (an apostrophe in it opens nothing), and markup gives no tokens.
+ */
+export function lexLine(line: string, spans: readonly TextSpan[] = []): CodeToken[] {
   if (line.length > MAX_LEXED_LINE) return [];
   const commentLine = COMMENT_LINE.test(line);
   const tokens: CodeToken[] = [];
   let prose = commentLine;
   let index = 0;
+  let span = 0;
   while (index < line.length) {
+    while (span < spans.length && spans[span]!.end <= index) span += 1;
+    const inside = spans[span] !== undefined && spans[span]!.start <= index ? spans[span] : undefined;
+    if (inside?.kind === 'markup') {
+      index = inside.end;
+      continue;
+    }
+    // Inside a span every token is prose; in an element's text (`prose`), quotes are letters.
+    const text = inside !== undefined;
+    const literal = inside?.kind === 'prose';
     const char = line[index]!;
     if (char === ' ' || char === '\t') {
       index += 1;
@@ -48,31 +65,36 @@ export function lexLine(line: string): CodeToken[] {
     }
     if (
       !prose &&
+      !text &&
       (line.startsWith('//', index) || line.startsWith('/*', index) || isHashComment(line, index))
     )
       prose = true;
-    if (char === '"' || char === "'" || char === '`') {
+    if (!literal && (char === '"' || char === "'" || char === '`')) {
       const end = stringEnd(line, index, char);
       const text = line.slice(index + 1, end);
-      tokens.push({ kind: 'string', text, prose: prose || /\s/.test(text.trim()) });
+      tokens.push({ kind: 'string', text, prose: prose || inside !== undefined || /\s/.test(text.trim()) });
       index = end + 1;
       continue;
     }
     const word = /^[A-Za-z_$#@][\w$]*/.exec(line.slice(index, index + 200));
     if (word) {
-      const text = word[0].replace(/^[#@]+/, '');
-      if (text !== '')
-        tokens.push({ kind: KEYWORD_LITERALS.has(text) ? 'keyword-literal' : 'name', text, prose });
+      const name = word[0].replace(/^[#@]+/, '');
+      if (name !== '')
+        tokens.push({
+          kind: KEYWORD_LITERALS.has(name) ? 'keyword-literal' : 'name',
+          text: name,
+          prose: prose || text,
+        });
       index += word[0].length;
       continue;
     }
     const number = /^\d[\w.]*/.exec(line.slice(index, index + 100));
     if (number) {
-      tokens.push({ kind: 'number', text: number[0], prose });
+      tokens.push({ kind: 'number', text: number[0], prose: prose || text });
       index += number[0].length;
       continue;
     }
-    tokens.push({ kind: 'punct', text: char, prose });
+    tokens.push({ kind: 'punct', text: char, prose: prose || text });
     index += 1;
   }
   return tokens;

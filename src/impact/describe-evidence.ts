@@ -10,7 +10,9 @@ export function describeEvidence(item: ImpactEvidence): string {
           ? `renamed to ${item.renamedTo}`
           : item.change === 'default-changed' && item.oldValue !== undefined
             ? `default ${item.oldValue} -> ${item.newValue ?? '?'}`
-            : item.change;
+            : item.change === 'type-changed' && item.oldValue !== undefined
+              ? `declared ${item.oldValue} -> ${item.newValue ?? '?'}`
+              : item.change;
       return `${item.name} ${change} (${where(item.diffLine)}); page line ${item.pageLine.line}: ${item.pageLine.text.trim()}`;
     }
     case 'sibling':

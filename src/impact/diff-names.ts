@@ -1,19 +1,23 @@
-import type { CodeToken } from './code-tokens.js';
-import type { DiffFile, DiffLine } from './diff-types.js';
+import { lexLine, type CodeToken } from './code-tokens.js';
+import type { DiffFile, DiffHunk, DiffLine } from './diff-types.js';
 import { diffFilePath } from './diff-types.js';
 import { lineNames } from './line-names.js';
-import { linePairs, tokenEdits, type TokenEdit } from './line-pairs.js';
+import { hunkSpans, type TextSpan } from './markup-spans.js';
+import { linePairs, tokenEdits, type LinePair, type TokenEdit } from './line-pairs.js';
 
 /**
  * What the diff did to a name:
  * - `removed`: defined on removed lines and nowhere in the code after the change;
  * - `renamed`: removed, and an added name took its place on the same line;
  * - `default-changed`: a literal beside it changed (`retries = 3` -> `retries = 5`);
+ * - `type-changed`: kept, but the line that declares it changed beside it: its type or signature
+ *   (`staticDir?: string;` -> `staticDir?: string | string[];`). A page that quotes the old
+ *   declaration is wrong; one that only names it hears of a change in its area (see nameEvidence);
  * - `added`: on added lines and nowhere in the code before the change;
  * - `changed`: still there but used differently: on removed and added lines alike, or only
  *   used (not defined) on removed lines, or only mentioned in comments and messages.
  */
-export type NameChange = 'removed' | 'renamed' | 'default-changed' | 'added' | 'changed';
+export type NameChange = 'removed' | 'renamed' | 'default-changed' | 'type-changed' | 'added' | 'changed';
 
 /** A line of the diff, as a person finds it: the file, the line number on its side, its text. */
 export interface DiffLocation {
@@ -35,7 +39,10 @@ export interface DiffName {
   change: NameChange;
   /** For `renamed`: the name that took its place. */
   renamedTo?: string;
-  /** For `default-changed`: the literal before and after. */
+  /**
+   * For `default-changed`: the literal before and after. For `type-changed`: the declaring line's
+   * code before and after, trimmed (`staticDir?: string;`).
+   */
   oldValue?: string;
   newValue?: string;
   /** The line that shows the change best (the removed line for what went away). */
@@ -209,8 +216,9 @@ function readHunks(files: readonly DiffFile[]): Occurrence[][] {
     for (const hunk of file.hunks) {
       if (budget <= 0) return hunks;
       const occurrences: Occurrence[] = [];
+      const spans = spansOf(file, hunk);
       hunk.lines.slice(0, budget).forEach((line, position) => {
-        for (const { name, key, token, prose, definition } of lineNames(line.text))
+        for (const { name, key, token, prose, definition } of lineNames(line.text, spans.get(line)))
           occurrences.push({ key, name, line, file: diffFilePath(file), position, token, prose, definition });
       });
       budget -= hunk.lines.length;
@@ -219,25 +227,89 @@ function readHunks(files: readonly DiffFile[]): Occurrence[][] {
   return hunks;
 }
 
+const spansRead = new WeakMap<DiffHunk, Map<DiffLine, TextSpan[]>>();
+
+/** The prose and markup of a hunk's lines (see markup-spans.ts), read once per hunk. */
+function spansOf(file: DiffFile, hunk: DiffHunk): Map<DiffLine, TextSpan[]> {
+  let spans = spansRead.get(hunk);
+  if (spans === undefined) {
+    spans = hunkSpans(diffFilePath(file), hunk);
+    spansRead.set(hunk, spans);
+  }
+  return spans;
+}
+
 function location(line: DiffLine, file: string): DiffLocation {
   return { file, line: line.newLine ?? line.oldLine ?? 0, text: line.text.trim() };
 }
 
-/** Renames and changed defaults, read from the edited line pairs of every hunk. */
+/**
+ * Renames and changed defaults, read from the edited line pairs of every hunk, then changed
+ * declarations of the names that are neither.
+ */
 function markEdits(files: readonly DiffFile[], names: Map<string, DiffName>): void {
   let budget = MAX_PAIRS;
+  const edited: { pair: LinePair; path: string; spans: Map<DiffLine, TextSpan[]> }[] = [];
   for (const file of files)
     for (const hunk of file.hunks) {
-      if (budget <= 0) return;
+      if (budget <= 0) break;
       for (const pair of linePairs(hunk)) {
         budget -= 1;
         const path = diffFilePath(file);
-        for (const edit of tokenEdits(pair)) {
+        const spans = spansOf(file, hunk);
+        edited.push({ pair, path, spans });
+        for (const edit of tokenEdits(pair, spans)) {
           markRename(edit, names, location(pair.removed, path));
           markDefault(edit, names, location(pair.added, path));
         }
       }
     }
+  for (const { pair, path, spans } of edited) markDeclaration(pair, path, names, spans);
+}
+
+/**
+ * A name whose declaring line was edited, the name kept (`staticDir?: string;` ->
+ * `staticDir?: string | string[];`, `def connect(host, port):` -> `def connect(host, port, tls):`):
+ * its type or signature changed. The name is the first one the removed line defines, and the
+ * added line must define it first too. An assignment (`const x = f(a)` -> `const x = f(a, b)`)
+ * changes a value, not a declaration, and a literal alone is a changed default (markDefault).
+ */
+function markDeclaration(
+  pair: LinePair,
+  path: string,
+  names: Map<string, DiffName>,
+  spans: ReadonlyMap<DiffLine, TextSpan[]>,
+): void {
+  const before = declaredName(pair.removed.text, spans.get(pair.removed));
+  const after = declaredName(pair.added.text, spans.get(pair.added));
+  if (before === undefined || after === undefined || before.key !== after.key) return;
+  const name = names.get(before.key);
+  if (name?.change !== 'changed') return;
+  const [oldCode, newCode] = [declarationCode(pair.removed.text), declarationCode(pair.added.text)];
+  if (oldCode === newCode || oldCode.length <= before.name.length) return;
+  name.change = 'type-changed';
+  name.oldValue = oldCode;
+  name.newValue = newCode;
+  name.at = location(pair.removed, path);
+}
+
+/** The first name a line of code declares with a type or a signature, not by assignment. */
+function declaredName(text: string, spans?: readonly TextSpan[]): { name: string; key: string } | undefined {
+  const tokens = lexLine(text, spans);
+  const first = lineNames(text, spans).find((name) => name.definition && !name.prose);
+  if (first === undefined || tokens[first.token]?.kind !== 'name') return undefined;
+  const next = tokens[first.token + 1]?.text === '?' || tokens[first.token + 1]?.text === '!' ? 2 : 1;
+  if (tokens[first.token + next]?.text === '=') return undefined;
+  if (ASSIGNERS.has(tokens[first.token - 1]?.text ?? '')) return undefined;
+  return { name: first.name, key: first.key };
+}
+
+/** Words that bind a value rather than declare a type or a signature. */
+const ASSIGNERS = new Set(['const', 'let', 'var', 'val']);
+
+/** A line's code, trimmed, without a trailing comment. */
+function declarationCode(text: string): string {
+  return text.replace(/\s+(?:\/\/|#\s).*$/, '').trim();
 }
 
 function markRename(edit: TokenEdit, names: Map<string, DiffName>, at: DiffLocation): void {

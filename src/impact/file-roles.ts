@@ -4,10 +4,12 @@ import { diffFilePath } from './diff-types.js';
 /**
  * What a changed file is to the docs. Only `code` speaks for the product's behaviour; `test` may
  * confirm that a name the code changed is used from outside (tests call the public API), but a
- * change to tests alone never makes a page stale.
+ * change to tests alone never makes a page stale. An `asset` (an image, an icon, a font, a sound
+ * or video, an animation) is shown or played, not run: an SVG is text, but its path data and
+ * element names name nothing a page documents.
  */
 export type FileRole =
-  'code' | 'test' | 'docs' | 'lockfile' | 'generated' | 'vendored' | 'binary' | 'ci' | 'manifest';
+  'code' | 'test' | 'docs' | 'lockfile' | 'generated' | 'vendored' | 'asset' | 'binary' | 'ci' | 'manifest';
 
 const LOCKFILE =
   /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.ya?ml|bun\.lockb?|Cargo\.lock|go\.sum|Gemfile\.lock|composer\.lock|poetry\.lock|Pipfile\.lock|uv\.lock|pdm\.lock|mix\.lock|pubspec\.lock|Podfile\.lock|flake\.lock|[^/]+\.lock)$/i;
@@ -21,8 +23,10 @@ const CI =
   /(?:^|\/)(?:\.github|\.circleci|\.gitlab|\.buildkite|\.husky|\.devcontainer|\.vscode|\.idea)\/|(?:^|\/)(?:\.gitlab-ci\.yml|\.travis\.yml|azure-pipelines\.yml|Jenkinsfile|appveyor\.yml|\.pre-commit-config\.yaml|\.editorconfig|\.gitignore|\.gitattributes|\.npmignore|\.eslintrc[^/]*|eslint\.config\.\w+|\.prettierrc[^/]*|tsconfig[^/]*\.json|codecov\.yml|renovate\.json|dependabot\.yml)$/i;
 const MANIFEST =
   /(?:^|\/)(?:package\.json|go\.mod|Cargo\.toml|pyproject\.toml|setup\.cfg|setup\.py|requirements[^/]*\.txt|Gemfile|[^/]+\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?)$/i;
+const ASSET_EXTENSION =
+  /\.(?:svgz?|png|jpe?g|gif|webp|avif|apng|ico|icns|cur|bmp|tiff?|heic|heif|jxl|psd|woff2?|ttf|otf|eot|mp[34]|m4[av]|aac|mov|avi|mkv|webm|og[agv]?|opus|wav|flac|lottie|riv|webmanifest)$/i;
 const BINARY_EXTENSION =
-  /\.(?:png|jpe?g|gif|webp|ico|bmp|tiff?|svgz|pdf|zip|gz|tgz|bz2|xz|7z|rar|jar|war|class|so|dylib|dll|exe|bin|wasm|o|a|woff2?|ttf|otf|eot|mp[34]|mov|avi|webm|ogg|wav|flac|sqlite|db)$/i;
+  /\.(?:pdf|zip|gz|tgz|bz2|xz|7z|rar|jar|war|class|so|dylib|dll|exe|bin|wasm|o|a|sqlite|db)$/i;
 
 /** A line this long is minified or machine-written: people do not write them. */
 const MACHINE_LINE_LENGTH = 1_000;
@@ -40,6 +44,7 @@ const MIN_NAMES_JUDGED = 12;
  */
 export function fileRole(file: DiffFile): FileRole {
   const path = diffFilePath(file);
+  if (ASSET_EXTENSION.test(path)) return 'asset';
   if (file.binary || BINARY_EXTENSION.test(path)) return 'binary';
   if (LOCKFILE.test(path)) return 'lockfile';
   if (VENDORED.test(path)) return 'vendored';

@@ -53,7 +53,10 @@ export interface ImpactPage {
   path: string;
   /** Certainty that the change makes the page stale, 0-1: evidence weights combined. */
   score: number;
-  /** The score passes AFFECTED_SCORE: the page is listed as needing an update. */
+  /**
+   * The page is listed as needing an update: its score passes SURE_SCORE, or the change is judged
+   * to need docs and the page is among its best.
+   */
   affected: boolean;
   /** Strongest first. */
   evidence: ImpactEvidence[];
@@ -63,4 +66,6 @@ export interface ImpactPage {
 export interface ImpactResult {
   /** Every page with any evidence, most affected first. */
   pages: ImpactPage[];
+  /** Whether the change needs any docs change, apart from which pages: see `change-judge.ts`. */
+  judgement: { needsDocs: boolean; chance: number };
 }

@@ -1,4 +1,5 @@
 import { lexLine, type CodeToken } from './code-tokens.js';
+import type { TextSpan } from './markup-spans.js';
 import { nameKey, nameShape } from './name-shapes.js';
 
 /** A name written on a line of code, with the place it holds among the line's tokens. */
@@ -47,11 +48,13 @@ const MIN_NAME_LENGTH = 3;
 
 /**
  * The names on a line of code. Plain words count only where code uses them as names; in comments
- * and sentences only names that cannot be English (`maxRetries`, `ERR_X`, `--flag`) count.
+ * and sentences only names that cannot be English (`maxRetries`, `ERR_X`, `--flag`) count, and in
+ * `spans` the lines around tell (an element's text, a block comment's inside: prose; an HTML tag
+ * and its attributes: no names at all; see markup-spans.ts).
  */
-export function lineNames(line: string): LineName[] {
+export function lineNames(line: string, spans: readonly TextSpan[] = []): LineName[] {
   const names: LineName[] = [];
-  const tokens = lexLine(line);
+  const tokens = lexLine(line, spans);
   tokens.forEach((token, index) => {
     const code = !token.prose && !compared(tokens, index);
     const defines = code && (token.kind === 'string' || definesName(tokens, index));

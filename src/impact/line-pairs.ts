@@ -1,5 +1,6 @@
 import { lexLine, type CodeToken } from './code-tokens.js';
 import type { DiffHunk, DiffLine } from './diff-types.js';
+import type { TextSpan } from './markup-spans.js';
 
 /** A removed line and the added line that took its place. */
 export interface LinePair {
@@ -64,9 +65,12 @@ function matchRun(removed: DiffLine[], added: DiffLine[]): LinePair[] {
   return pairs;
 }
 
-/** The tokens of a line's code: a trailing comment changes nothing the line does. */
-function codeTokens(line: string): CodeToken[] {
-  return lexLine(line).filter((token) => !token.prose);
+/**
+ * The tokens of a line's code: a trailing comment changes nothing the line does, nor do an
+ * element's text and its markup (`spans`, see markup-spans.ts).
+ */
+function codeTokens(line: string, spans?: readonly TextSpan[]): CodeToken[] {
+  return lexLine(line, spans).filter((token) => !token.prose);
 }
 
 function sharedShare(a: readonly string[], b: readonly string[]): number {
@@ -89,9 +93,9 @@ function sharedShare(a: readonly string[], b: readonly string[]): number {
  * alone are left out: they add or drop something, they do not change it). A longest common
  * subsequence of tokens lines them up.
  */
-export function tokenEdits(pair: LinePair): TokenEdit[] {
-  const oldTokens = codeTokens(pair.removed.text);
-  const newTokens = codeTokens(pair.added.text);
+export function tokenEdits(pair: LinePair, spans?: ReadonlyMap<DiffLine, TextSpan[]>): TokenEdit[] {
+  const oldTokens = codeTokens(pair.removed.text, spans?.get(pair.removed));
+  const newTokens = codeTokens(pair.added.text, spans?.get(pair.added));
   if (oldTokens.length > MAX_PAIRED_TOKENS || newTokens.length > MAX_PAIRED_TOKENS) return [];
   const common = commonSubsequence(oldTokens, newTokens);
   const edits: TokenEdit[] = [];

@@ -25,6 +25,10 @@ export function nameEvidence(names: readonly DiffName[], vocabulary: PageVocabul
     const specificity = shapeSpecificity(name.name);
     for (const page of new Set(lines.map((at) => at.page))) {
       const onPage = linesOfPage(lines, page);
+      if (name.change === 'type-changed') {
+        add(evidence, page, declarationItem(name, onPage, vocabulary, rare, specificity));
+        continue;
+      }
       const { line: best, saysOldValue } = bestLine(name, onPage, vocabulary);
       const codeOnly = onPage.every((at) => at.role === 'code');
       const weight = CHANGE_WEIGHT[name.change] * rare * defaultFactor(name, specificity, saysOldValue);
@@ -76,6 +80,84 @@ function bestLine(
     if (near) return { line: near, saysOldValue: true };
   }
   return { line: lines[0]!, saysOldValue: false };
+}
+
+/**
+ * The evidence of a name whose declaration changed (`staticDir?: string;` -> `staticDir?: string |
+ * string[];`). A page that quotes the old declaration states what is no longer true, as a page
+ * that states an old default does: it is `type-changed`, counted as a stated default is (and as
+ * surely in a code block: a verbatim declaration is no local variable that shares a name). A page
+ * that only names it says nothing known to be wrong: the change is in its area, `changed`, weighed
+ * as any name the diff touched.
+ */
+function declarationItem(
+  name: DiffName,
+  onPage: PageLine[],
+  vocabulary: PageVocabulary,
+  rare: number,
+  specificity: number,
+): ImpactEvidence {
+  const quoted = onPage.find((at) =>
+    quotesDeclaration(vocabulary.lines[at.page]![at.line - 1] ?? '', name.oldValue!, name.newValue!),
+  );
+  const at = quoted ?? onPage[0]!;
+  const codeOnly = onPage.every((line) => line.role === 'code');
+  return {
+    kind: 'name',
+    name: name.name,
+    change: quoted ? 'type-changed' : 'changed',
+    ...(quoted ? { oldValue: name.oldValue, newValue: name.newValue } : {}),
+    diffLine: name.at,
+    pageLine: { line: at.line, text: vocabulary.text(at) },
+    weight: quoted
+      ? CHANGE_WEIGHT['type-changed'] * rare * Math.max(specificity, STATED_DEFAULT_SPECIFICITY)
+      : CHANGE_WEIGHT.changed * rare * specificity * (codeOnly ? CODE_ONLY_FACTOR : 1),
+  };
+}
+
+/** Words a declaration may open with that a page quoting it often leaves out. */
+const DECLARATION_PREFIX = /^(?:(?:export|default|declare|pub(?:\([\w:]+\))?|public|async)\s+)+/;
+/** The word before a signature, also often left out (`render(page: Page): string`). */
+const SIGNATURE_WORD = /^(?:function|def|fn|func)\s+(?=[\w$]+\s*[(<])/;
+
+/**
+ * Whether a page line quotes a declaration as it was and not as it is: the old code (whole, or
+ * without its `export` and its closing `;`, `,` or `{`) stands on the line as a whole, with no more
+ * of the declaration after it (`staticDir?: string` is no quote of `staticDir?: string | null`), and
+ * the new code does not (a page already showing `staticDir?: string | string[]` holds the old text
+ * as its start).
+ */
+function quotesDeclaration(line: string, oldCode: string, newCode: string): boolean {
+  const text = squash(line);
+  const shown = (code: string) =>
+    declarationForms(code).some((form) => {
+      for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+        const before = text[at - 1] ?? '';
+        const after = text.slice(at + form.length).trimStart();
+        if (!/[\w$.]/.test(before) && /^(?:$|[;,{)}\]`'"]|\/\/|#|\*\/)/.test(after)) return true;
+      }
+      return false;
+    });
+  return shown(oldCode) && !shown(newCode);
+}
+
+/**
+ * The ways a page writes a declaration: as the code has it, without its closing mark (`;`, `,`,
+ * `{`, Python's `:`), without
+ * `export` and the like, without `function` before a signature. A form that is a bare name would
+ * find every mention of it: each keeps a space or a mark of a type or signature.
+ */
+function declarationForms(code: string): string[] {
+  const whole = squash(code);
+  const bare = whole.replace(/\s*[;,{:]$/, '');
+  const unprefixed = bare.replace(DECLARATION_PREFIX, '');
+  return [...new Set([whole, bare, unprefixed, unprefixed.replace(SIGNATURE_WORD, '')])].filter((form) =>
+    /[\s:(<[|=]/.test(form),
+  );
+}
+
+function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** Values too common to recognise a default by: a page says `true` or `0` for many reasons. */

@@ -12,6 +12,9 @@ export const CHANGE_WEIGHT: Record<NameChange, number> = {
   removed: 0.9,
   renamed: 0.9,
   'default-changed': 0.85,
+  // Only on a page that quotes the old declaration (see nameEvidence): the type it states is no
+  // longer the type, as a stated default is no longer the default.
+  'type-changed': 0.85,
   changed: 0.3,
   added: 0.3,
 };

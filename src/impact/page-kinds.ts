@@ -1,3 +1,4 @@
+import { oldVersionFolders } from '../docs/index.js';
 import type { PageInput } from './page-vocabulary.js';
 
 /**
@@ -7,6 +8,11 @@ import type { PageInput } from './page-vocabulary.js';
  */
 const HISTORICAL_PATH =
   /(?:^|[/_-])(?:change-?log|changes|history|release-?notes?|releases|migrat\w*|upgrad\w*|news)(?:[/_.-]|$)/i;
+
+/** Whether a page records the past (a changelog, release notes, a migration guide): never listed. */
+export function isHistoricalPage(path: string): boolean {
+  return HISTORICAL_PATH.test(path);
+}
 
 /** Share of a page's lines that are links in lists past which the page is a table of contents. */
 const NAVIGATION_SHARE = 0.6;
@@ -18,7 +24,7 @@ const LINK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+.*\]\(/;
  * of links), which name everything and document nothing.
  */
 export function pageFactor(page: PageInput): number {
-  if (HISTORICAL_PATH.test(page.path)) return 0.5;
+  if (isHistoricalPage(page.path)) return 0.5;
   const lines = page.text.split('\n').filter((line) => line.trim() !== '');
   if (
     lines.length >= 5 &&
@@ -36,14 +42,16 @@ const VERSION_FOLDER = /^(?:v?\d+(?:\.\d+)*(?:\.x)?|version-[\w.-]+|versioned_do
 
 /**
  * Pages that are translations or old-version copies of another page: their path, less one
- * language or version folder, is another page's (`zh/guides/setup.md` and `guides/setup.md`).
- * They say what the original says; a change is made to the original, and the copies follow in
- * their own time (or never, for old versions). Left out, they would also make every name look
- * common, as each is written once per copy.
+ * language or version folder, is another page's (`zh/guides/setup.md` and `guides/setup.md`), or
+ * they are in an old version's folder beside the current one's (`1.x/` beside `latest/`, see
+ * oldVersionFolders: the same rule the site model applies). They say what the original says; a
+ * change is made to the original, and the copies follow in their own time (or never, for old
+ * versions). Left out, they would also make every name look common, as each is written once per
+ * copy.
  */
 export function pageCopies(paths: readonly string[]): Set<string> {
   const all = new Set(paths);
-  const copies = new Set<string>();
+  const copies = new Set(oldVersionFolders(paths).keys());
   for (const path of paths) {
     const segments = path.split('/');
     for (let index = 0; index < segments.length - 1; index += 1) {

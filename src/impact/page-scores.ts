@@ -5,11 +5,12 @@ import { pageFactor } from './page-kinds.js';
 import type { PageInput } from './page-vocabulary.js';
 
 /**
- * A page whose score reaches this is listed as affected. Scores combine evidence weights as
- * independent chances (1 - the product of 1 - weight), so 0.5 means "more likely stale than not"
- * on the weights' own scale, the same for every project: no project-specific constant moves it.
+ * A page whose score reaches this is listed as affected whatever the change judge says of the
+ * change as a whole. Scores combine evidence weights as independent chances (1 - the product of
+ * 1 - weight), so 0.5 means "more likely stale than not" on the weights' own scale, the same for
+ * every project: no project-specific constant moves it.
  */
-const AFFECTED_SCORE = 0.5;
+const SURE_SCORE = 0.5;
 
 /**
  * Evidence that the page itself is wrong or is where a new name goes (`strong`), and evidence
@@ -21,7 +22,7 @@ type EvidenceSort = 'stale' | 'sibling' | 'family' | 'area';
 /**
  * The most each sort can add, however many items of it a page has. The area signs all say one
  * thing, that the change is in the page's subject, so together they add at most a quarter, well
- * below AFFECTED_SCORE: a refactor of a documented module touches its documented names, lives in
+ * below SURE_SCORE: a refactor of a documented module touches its documented names, lives in
  * a file named like its page and shares its words, and still makes no page wrong. Listing a page
  * takes a strong sign of at least 1 - (1 - 0.5) / (1 - 0.25) = 1/3 beside a full area: the area
  * corroborates a sign, it does not make a faint one (a placement among a few shared siblings)
@@ -31,15 +32,25 @@ type EvidenceSort = 'stale' | 'sibling' | 'family' | 'area';
 const SORT_CAPS: Record<EvidenceSort, number> = { stale: 0.95, sibling: 0.9, family: 0.9, area: 0.25 };
 
 /**
- * The sort of an item. A plain word removed or renamed (`aborted`) only touches the area: such
- * words name local variables as often as options, so their going says little. A changed default
- * is judged by its weight instead, which knows whether the page states the old value.
+ * What an item of evidence says, finer than its sort: the change judge weighs each on its own.
+ * A plain word removed or renamed (`aborted`) is `word-gone`: such words name local variables as
+ * often as options, so their going says little. A changed default is `stale`, judged by its
+ * weight, which knows whether the page states the old value.
  */
-function sortOf(item: ImpactEvidence): EvidenceSort {
-  if (item.kind === 'file-name' || item.kind === 'search') return 'area';
+export type EvidenceSignal =
+  'stale' | 'sibling' | 'family' | 'touched' | 'added' | 'word-gone' | 'file-name' | 'search';
+
+export function evidenceSignal(item: ImpactEvidence): EvidenceSignal {
   if (item.kind !== 'name') return item.kind;
-  if (item.change === 'changed' || item.change === 'added') return 'area';
-  return item.change !== 'default-changed' && nameShape(item.name) === 'word' ? 'area' : 'stale';
+  if (item.change === 'changed') return 'touched';
+  if (item.change === 'added') return 'added';
+  return item.change !== 'default-changed' && nameShape(item.name) === 'word' ? 'word-gone' : 'stale';
+}
+
+/** The sort of an item: the signals that only say the change is in the page's subject are `area`. */
+function sortOf(item: ImpactEvidence): EvidenceSort {
+  const signal = evidenceSignal(item);
+  return signal === 'stale' || signal === 'sibling' || signal === 'family' ? signal : 'area';
 }
 
 /** Pages with their combined score and evidence, most affected first; ties by path. */
@@ -55,7 +66,7 @@ export function scorePages(evidence: readonly PageEvidence[], pages: readonly Pa
     scored.push({
       path: pages[page]!.path,
       score: Math.round(score * 1000) / 1000,
-      affected: score >= AFFECTED_SCORE,
+      affected: score >= SURE_SCORE,
       evidence: items
         .sort((a, b) => b.weight - a.weight)
         .map((item) => ({ ...item, weight: Math.round(item.weight * 1000) / 1000 })),

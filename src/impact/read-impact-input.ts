@@ -26,9 +26,10 @@ export async function readImpactInput(docsFolder: string, diff: string): Promise
 /**
  * The pages of the docs site a docs root names in a repository (a snapshot, or a folder on disk
  * with what surrounds it), as `analyzeImpact` takes them: paths relative to the docs root, and only
- * what the framework publishes as the current docs. Versioned copies (Docusaurus
- * `versioned_docs/`) and translations (`i18n/`, VitePress and Starlight locales) are not pages of
- * it, so a change never lists them.
+ * what the framework publishes as the current docs. Old versions (Docusaurus `versioned_docs/`,
+ * or version folders side by side such as `1.x/` beside `latest/`, whatever the framework) and
+ * translations (`i18n/`, VitePress and Starlight locales) are not pages of it, so a change never
+ * lists them.
  */
 export async function readImpactPages(
   repository: RepositoryFiles,
@@ -42,7 +43,7 @@ function pagesOf(site: DocsSiteFiles, docsRoot: string): PageInput[] {
   const root = docsRoot.replace(/^\/+|\/+$/g, '');
   return site.files.flatMap((file) => {
     const page = site.pages.get(file.path);
-    if (page === undefined || page.translation !== undefined) return [];
+    if (page === undefined || page.translation !== undefined || page.oldVersion !== undefined) return [];
     const repoPath = posix.join(site.layout.pagesRoot, file.path);
     const path =
       root === '' ? repoPath : repoPath.startsWith(`${root}/`) ? repoPath.slice(root.length + 1) : undefined;
