@@ -16,6 +16,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 import { isDocsPagePath } from '../src/docs/index.js';
 import { decideImpact, rankImpact } from '../src/impact/analyze-impact.js';
 import { CHANGE_FEATURES } from '../src/impact/change-judge.js';
@@ -232,10 +234,10 @@ async function main(): Promise<void> {
   const repos = [...timesByRepo.keys()];
   if (args.includes('--write')) {
     const summary = `${cases.length} docs-sync cases from ${repos.length} repositories (${repos.join(', ')})`;
-    writeFileSync(
-      new URL('../src/impact/judge-model.ts', import.meta.url),
-      judgeModelSource(inSample, summary),
-    );
+    // Formatted as the repository formats its sources, so the written file passes the lint as it is.
+    const file = fileURLToPath(new URL('../src/impact/judge-model.ts', import.meta.url));
+    const options = { ...(await prettier.resolveConfig(file)), filepath: file };
+    writeFileSync(file, await prettier.format(judgeModelSource(inSample, summary), options));
     console.log('wrote src/impact/judge-model.ts');
   }
   const scored = {

@@ -45,8 +45,8 @@ const pages = [
     text: '# Connections\n\nA client keeps its sockets open between requests, so a second request to the same origin is fast.\n',
   },
   {
-    path: 'changelog.md',
-    text: '# Changelog\n\n## 2.0\n\n- `Client` takes `maxSockets`, `socketPath` and `keepAliveTimeout`.\n',
+    path: 'guides/migrating-to-v2.md',
+    text: '# Migrating to 2.0\n\n## Options\n\n- `Client` takes `maxSockets`, `socketPath` and `keepAliveTimeout`.\n',
   },
   { path: 'index.md', text: '# Acme HTTP\n\nAn HTTP client for servers and scripts.\n' },
 ];
@@ -126,12 +126,13 @@ describe('listPages', () => {
 
   it('for a change judged to need docs: the best page, and the next ones near it, up to `most`', () => {
     const judged = { needsDocs: true, chance: 0.9 };
-    expect(listed(listPages(ranked, judged, { most: 3, ratio: 0.7 }))).toEqual([
+    const past = new Set(['release-notes.md']);
+    expect(listed(listPages(ranked, judged, { most: 3, ratio: 0.7 }, past))).toEqual([
       'reference/client.md',
       'guides/connections.md',
       'reference/agent.md',
     ]);
-    expect(listed(listPages(ranked, judged, { most: 1, ratio: 0 }))).toEqual([
+    expect(listed(listPages(ranked, judged, { most: 1, ratio: 0 }, past))).toEqual([
       'reference/client.md',
       'reference/agent.md',
     ]);
@@ -143,16 +144,64 @@ describe('listPages', () => {
     ]);
   });
 
-  it('never lists a page that records the past, however high it ranks', () => {
+  it('never lists an unlisted page (one that records the past), however high it ranks', () => {
     const result = listPages(
       [page('CHANGELOG.md', 0.95, true), page('guide.md', 0.2)],
       { needsDocs: true, chance: 1 },
-      {
-        most: 2,
-        ratio: 0,
-      },
+      { most: 2, ratio: 0 },
+      new Set(['CHANGELOG.md']),
     );
     expect(listed(result)).toEqual(['guide.md']);
+    // The analysis itself marks the changelog so.
+    expect(rankImpact({ diff: newOption, pages }).unlisted).toContain('guides/migrating-to-v2.md');
+  });
+});
+
+describe('pages ranked but never listed, and tests that name a page', () => {
+  it('ranks a page a program wrote (its head says so) but never lists it', () => {
+    const generated = {
+      path: 'reference/cli-ref.md',
+      text: '<!--\nCODE GENERATED AUTOMATICALLY\nTHIS FILE MUST NOT BE EDITED BY HAND\n-->\n\n`--keepAliveTimeout`: idle socket time.\n`--maxSockets`: sockets at most.\n`--socketPath`: a Unix socket.\n',
+    };
+    const result = analyzeImpact({ diff: newOption, pages: [...pages, generated] });
+    const page = result.pages.find((entry) => entry.path === 'reference/cli-ref.md');
+    expect(page?.score).toBeGreaterThan(0);
+    expect(page?.affected).toBe(false);
+    // A product that says it generates things is not a generated page.
+    const prose = { path: 'features.md', text: '# Features\n\nYour API docs are automatically generated.\n' };
+    const ranked = rankImpact({ diff: newOption, pages: [...pages, generated, prose] });
+    expect([...ranked.unlisted].sort()).toEqual(['guides/migrating-to-v2.md', 'reference/cli-ref.md']);
+  });
+
+  it('takes a changed test named after a page as a sign for that page', () => {
+    const formPages = [
+      {
+        path: 'tutorial/request-form-models.md',
+        text: '# Form models\n\nDeclare a model for the form fields.\n',
+      },
+      { path: 'tutorial/body.md', text: '# Request body\n\nDeclare a model for the body.\n' },
+    ];
+    const diff = [
+      filePatch('fastapi/dependencies/utils.py', [
+        '     if is_form:',
+        '+        values = _model_fields(field)',
+        '     return values',
+      ]),
+      filePatch('tests/test_tutorial/test_request_form_models/test_tutorial001.py', [
+        '   def test_post_body_form():',
+        "+    assert response.json() == {'username': 'Foo'}",
+      ]),
+    ].join('\n');
+    const page = analyzeImpact({ diff, pages: formPages }).pages.find(
+      (entry) => entry.path === 'tutorial/request-form-models.md',
+    );
+    expect(page?.evidence).toContainEqual(
+      expect.objectContaining({
+        kind: 'file-name',
+        file: 'tests/test_tutorial/test_request_form_models/test_tutorial001.py',
+      }),
+    );
+    expect(analyzeImpact({ diff, pages: formPages }).pages[0]?.path).toBe('tutorial/request-form-models.md');
   });
 });
 

@@ -17,7 +17,7 @@ import type { ImpactPage, ImpactResult } from './impact-types.js';
 import { JUDGE_MODEL } from './judge-model.js';
 import { nameEvidence } from './name-evidence.js';
 import { newPublicNames } from './new-names.js';
-import { pageCopies } from './page-kinds.js';
+import { isGeneratedPage, isHistoricalPage, pageCopies } from './page-kinds.js';
 import { scorePages } from './page-scores.js';
 import { PageVocabulary, type PageInput } from './page-vocabulary.js';
 import { parseUnifiedDiff } from './parse-unified-diff.js';
@@ -52,6 +52,11 @@ export function analyzeImpact(input: ImpactInput, model: JudgeModel = JUDGE_MODE
 export interface RankedImpact {
   pages: ImpactPage[];
   features: ChangeFeatures | null;
+  /**
+   * Pages ranked but never listed: those that record the past (a change goes into the next
+   * release notes, which do not exist yet) and those a program writes.
+   */
+  unlisted: ReadonlySet<string>;
 }
 
 /**
@@ -64,7 +69,7 @@ export function rankImpact(input: Omit<ImpactInput, 'limit'>): RankedImpact {
   const copies = pageCopies(candidates.map((page) => page.path));
   const pages = candidates.filter((page) => !copies.has(page.path));
   const code = diff.files.filter(isCode);
-  if (code.length === 0 || pages.length === 0) return { pages: [], features: null };
+  if (code.length === 0 || pages.length === 0) return { pages: [], features: null, unlisted: new Set() };
   const tests = diff.files.filter((file) => fileRole(file) === 'test');
   const names = diffNames(code, tests);
   const vocabulary = new PageVocabulary(pages, lookedUpKeys(names, code));
@@ -74,19 +79,24 @@ export function rankImpact(input: Omit<ImpactInput, 'limit'>): RankedImpact {
       nameEvidence(names, vocabulary),
       siblingEvidence(fresh, vocabulary),
       familyEvidence(fresh, vocabulary),
-      fileNameEvidence(code, pages),
+      fileNameEvidence(code, pages, tests),
       searchEvidence(code, names, vocabulary),
     ],
     pages,
   );
-  return { pages: ranked, features: changeFeatures(names, code, tests, ranked) };
+  const unlisted = new Set(
+    pages
+      .filter((page) => isHistoricalPage(page.path) || isGeneratedPage(page.text))
+      .map((page) => page.path),
+  );
+  return { pages: ranked, features: changeFeatures(names, code, tests, ranked), unlisted };
 }
 
 /** The second half: the judgement, the listed pages, and the limit. */
 export function decideImpact(ranked: RankedImpact, model: JudgeModel, limit?: number): ImpactResult {
   if (!ranked.features) return { pages: [], judgement: { needsDocs: false, chance: 0 } };
   const judgement = judgeChange(model, ranked.features);
-  const pages = listPages(ranked.pages, judgement, model);
+  const pages = listPages(ranked.pages, judgement, model, ranked.unlisted);
   const count = limit === undefined ? pages.length : Math.max(0, Math.floor(limit));
   return { pages: pages.slice(0, count), judgement };
 }

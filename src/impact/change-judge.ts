@@ -3,7 +3,6 @@ import type { DiffName } from './diff-names.js';
 import type { ImpactPage } from './impact-types.js';
 import { logisticChance, type LogisticWeights } from './logistic.js';
 import { nameShape } from './name-shapes.js';
-import { isHistoricalPage } from './page-kinds.js';
 import { evidenceSignal, type EvidenceSignal } from './page-scores.js';
 
 /**
@@ -37,6 +36,10 @@ export const CHANGE_FEATURES = [
   'gone-public',
   /** A default value changed. */
   'defaults',
+  /** Declarations whose type or signature changed, the name kept (log of 1 + how many). */
+  'declared',
+  /** Added code marks something deprecated (`@deprecated`, `// Deprecated:`, a DeprecationWarning). */
+  'deprecations',
   /** Code files changed (log of 1 + how many). */
   'code-files',
   /** Tests changed with the code. */
@@ -60,6 +63,10 @@ export interface JudgeModel extends LogisticWeights {
 
 /** Pages whose evidence the judge reads: past the tenth, the ranking is guesswork. */
 const PAGES_READ = 10;
+
+/** How languages mark a deprecation: JSDoc/JavaDoc, Go's doc comment, Rust's attribute, warnings. */
+const DEPRECATION =
+  /@deprecated\b|^\s*\/\/\s*Deprecated:|#\[deprecated|\bDeprecationWarning\b|\bdeprecat(?:e|ed|ion)\s*\(/i;
 
 const DECLARATION_FILE = /\.d\.[cm]?ts$|\.pyi$|(?:^|\/)(?:types?|typings)\//;
 
@@ -110,6 +117,14 @@ export function changeFeatures(
         .length,
     ),
     defaults: names.some((name) => name.change === 'default-changed') ? 1 : 0,
+    declared: Math.log1p(names.filter((name) => name.change === 'type-changed').length),
+    deprecations: code.some((file) =>
+      file.hunks.some((hunk) =>
+        hunk.lines.some((line) => line.kind === 'added' && DEPRECATION.test(line.text)),
+      ),
+    )
+      ? 1
+      : 0,
     'code-files': Math.log1p(code.length),
     tests: tests.length > 0 ? 1 : 0,
     size: Math.log1p(changedLines) / 5,
@@ -130,16 +145,16 @@ export function judgeChange(model: JudgeModel, features: ChangeFeatures): Change
 
 /**
  * The ranked pages with `affected` set: the pages past SURE_SCORE (already set), and, for a change
- * judged to need docs, its best page and the next ones whose score is near the best's. Pages that
- * record the past are ranked (a reader may want them) but never listed: a change goes into the
- * next release notes, which do not exist yet.
+ * judged to need docs, its best page and the next ones whose score is near the best's. The
+ * `unlisted` pages (release notes, generated pages) keep their rank but are never listed.
  */
 export function listPages(
   ranked: readonly ImpactPage[],
   judgement: ChangeJudgement,
   model: Pick<JudgeModel, 'most' | 'ratio'>,
+  unlisted: ReadonlySet<string> = new Set(),
 ): ImpactPage[] {
-  const current = ranked.filter((page) => !isHistoricalPage(page.path));
+  const current = ranked.filter((page) => !unlisted.has(page.path));
   const top = current[0]?.score ?? 0;
   const chosen = new Set(
     judgement.needsDocs
@@ -149,7 +164,7 @@ export function listPages(
       : [],
   );
   return ranked.map((page) => {
-    const affected = !isHistoricalPage(page.path) && (page.affected || chosen.has(page));
+    const affected = !unlisted.has(page.path) && (page.affected || chosen.has(page));
     return affected === page.affected ? page : { ...page, affected };
   });
 }

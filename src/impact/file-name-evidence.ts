@@ -29,9 +29,16 @@ const GENERIC_FOLDERS = new Set([
 /**
  * Evidence for the pages whose file name matches a changed code file's name, one of its folders,
  * or one word of its name, ignoring case and separators (`env-http-proxy-agent.js` and
- * `EnvHttpProxyAgent.md`). An `index` page is named by its folder.
+ * `EnvHttpProxyAgent.md`), or the whole name of a changed test file or test folder less its
+ * `test` mark (`tests/test_request_form_models/` and `request-form-models.md`): tests are named
+ * after the feature they try, as pages are after the feature they teach. An `index` page is named
+ * by its folder.
  */
-export function fileNameEvidence(codeFiles: readonly DiffFile[], pages: readonly PageInput[]): PageEvidence {
+export function fileNameEvidence(
+  codeFiles: readonly DiffFile[],
+  pages: readonly PageInput[],
+  testFiles: readonly DiffFile[] = [],
+): PageEvidence {
   const evidence: PageEvidence = new Map();
   const byName = new Map<string, number[]>();
   pages.forEach((page, index) => {
@@ -44,7 +51,44 @@ export function fileNameEvidence(codeFiles: readonly DiffFile[], pages: readonly
       for (const page of byName.get(name) ?? [])
         add(evidence, page, { kind: 'file-name', file: path, weight: FILE_NAME_WEIGHT * factor });
   }
+  for (const file of testFiles) {
+    const path = diffFilePath(file);
+    for (const name of testedNames(path))
+      for (const page of byName.get(name) ?? [])
+        add(evidence, page, { kind: 'file-name', file: path, weight: FILE_NAME_WEIGHT * TEST_FACTOR });
+  }
   return evidence;
+}
+
+/** A test named like a page names it less surely than the code file would. */
+const TEST_FACTOR = 0.8;
+/** The mark that makes a file or folder a test, before or after the feature's name. */
+const TEST_MARK = /^(?:tests?[_.-])|(?:[_.-](?:tests?|spec|e2e))$/i;
+/** Names of test folders that say how, not what: they name no page. */
+const TEST_FOLDERS = new Set([
+  'test',
+  'tests',
+  'spec',
+  'specs',
+  'e2e',
+  'unit',
+  'integration',
+  'fixtures',
+  '__tests__',
+]);
+
+/** The whole names a test file's folders and file give its feature, its test mark removed. */
+function testedNames(path: string): Set<string> {
+  const names = new Set<string>();
+  const segments = path.split('/');
+  segments.push((segments.pop() ?? '').replace(/\.[^.]*$/, '').replace(/\.(?:test|spec)$/i, ''));
+  for (const segment of segments) {
+    if (TEST_FOLDERS.has(segment.toLowerCase()) || GENERIC_FOLDERS.has(segment.toLowerCase())) continue;
+    const name = normalize(segment.replace(TEST_MARK, ''));
+    // Numbered example files (`test_tutorial001`) and short stems name no feature.
+    if (name.length >= 6 && !/\d{2,}$/.test(name)) names.add(name);
+  }
+  return names;
 }
 
 /** The names a code file goes by, each with how surely it names a page. */

@@ -14,6 +14,23 @@ export function isHistoricalPage(path: string): boolean {
   return HISTORICAL_PATH.test(path);
 }
 
+/**
+ * The mark a generator leaves at the head of what it writes. Only phrases no person writes of
+ * their own page: "automatically generated" alone also describes what a product does.
+ */
+const GENERATED_MARK =
+  /\b(?:code generated|do not edit|must not be edited|this (?:file|page) (?:is|was) (?:auto-?)?generated)\b|@generated\b/i;
+/** Lines of a page's head the mark is looked for in. */
+const HEAD_LINES = 12;
+
+/**
+ * Whether a page says at its head that a program wrote it (`THIS FILE MUST NOT BE EDITED BY HAND`):
+ * its generator rewrites it from the code, so it is ranked but never listed for a person to edit.
+ */
+export function isGeneratedPage(text: string): boolean {
+  return GENERATED_MARK.test(text.split('\n', HEAD_LINES).join('\n'));
+}
+
 /** Share of a page's lines that are links in lists past which the page is a table of contents. */
 const NAVIGATION_SHARE = 0.6;
 const LINK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+.*\]\(/;
