@@ -12,7 +12,7 @@ import tseslint from 'typescript-eslint';
 // prettier-ignore
 export const LAYERS = Object.fromEntries(Object.entries({
   core: '',
-  protocol: '',
+  protocol: 'core',
   http: 'core',
   metrics: 'core protocol',
   'write-policy': 'core',

@@ -39,9 +39,14 @@ const benchmarks: Record<string, () => Promise<string>> = {
     '--pooled',
   ),
   'answer-bars': script('bench/answer-quality.ts', 'The bar for a first answer, swept', '--bars'),
+  'answer-text': script('bench/answer-text.ts', 'Answer text on the sets tuned on'),
   'thread-questions': script('bench/thread-questions.ts', 'Questions asked in a thread (two docs sites)'),
   'section-embeddings': script('bench/section-embeddings.ts', 'Stored section embeddings'),
   'docs-impact': script('bench/docs-impact.ts', 'Docs impact on real histories (docs-sync cases)'),
+  'mcp-search': script(
+    'bench/mcp-search.ts',
+    'MCP search_docs and llms-full.txt under load (Mintlify corpus)',
+  ),
   'memory-load': runMemoryLoadBenchmark,
   'issue-table': runIssueTable,
 };

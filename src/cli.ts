@@ -4,6 +4,7 @@ import type { CommanderError } from 'commander';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT, UsageError } from './cli/exit-codes.js';
 import { parseFramework } from './cli/docs-framework-option.js';
+import { registerGapsCommand } from './cli/gaps-command.js';
 import { registerImpactCommand } from './cli/impact-command.js';
 import { commandName } from './cli/invocation.js';
 import { describeJob, jobRow } from './cli/job-view.js';
@@ -95,7 +96,10 @@ const withProjectSettings = (command: Command) =>
       "files outside the write policy's defaults jobs may write, comma-separated globs (e.g. README.md)",
     )
     .option('--domain <name>', 'assistant domain this project answers for')
-    .option('--model <model>', 'model for this project: builtin, openai:<model>, anthropic:<model>')
+    .option(
+      '--model <model>',
+      'model for this project: builtin or <provider>:<model> (openai, anthropic, bedrock, google, vertex, azure, ollama, openai-compatible)',
+    )
     .option(
       '--allowed-origins <list>',
       'browser origins allowed to call the assistant, comma-separated (default: any)',
@@ -347,6 +351,62 @@ program
   });
 
 registerImpactCommand(program, examples);
+
+program
+  .command('mcp')
+  .description(
+    "serve a project's docs to an AI agent over stdio (MCP): search, read, list pages, feedback, jobs",
+  )
+  .requiredOption('--project <id>', 'the project whose docs are served')
+  .addHelpText(
+    'after',
+    examples('docwright mcp --project demo', 'claude mcp add docs -- docwright mcp --project demo'),
+  )
+  .action(async (options: { project: string }) =>
+    (await import('./cli/mcp-command.js')).runMcp(config(), options.project, packageVersion()),
+  );
+
+program
+  .command('llms')
+  .description("write llms.txt, llms-full.txt and each page's Markdown for a docs site on disk")
+  .requiredOption('--docs <dir>', "the docs folder: the pages' folder or the framework's config folder")
+  .requiredOption('--site-url <url>', 'where the written folder is served; llms.txt links the pages under it')
+  .requiredOption('--out <dir>', 'the folder to write (made if missing)')
+  .option('--name <name>', "the site's name, when its config names none (default: the docs folder's name)")
+  .option(
+    '--docs-framework <name>',
+    'docusaurus, mkdocs, vitepress, starlight or mintlify (default: found from its config file)',
+  )
+  .addHelpText(
+    'after',
+    examples(
+      'docwright llms --docs docs --site-url https://docs.acme.dev/ --out build/llms',
+      'docwright llms --docs website --site-url https://acme.dev/ --out website/build',
+    ),
+  )
+  .action(
+    async (options: {
+      docs: string;
+      siteUrl: string;
+      out: string;
+      name?: string;
+      docsFramework?: string;
+    }) => {
+      const { docsFramework, ...rest } = options;
+      const written = await (
+        await import('./cli/llms-command.js')
+      ).writeLlmsFiles({
+        ...rest,
+        ...(docsFramework === undefined ? {} : { docsFramework: parseFramework(docsFramework) }),
+      });
+      output().data(
+        written,
+        () => `Wrote llms.txt, llms-full.txt and ${written.pages} page(s) to ${written.out}`,
+      );
+    },
+  );
+
+registerGapsCommand(program, examples, process.env);
 
 function projectRow(listed: ProjectListing): Record<string, string> {
   return {

@@ -65,6 +65,7 @@ describe('parseInputs', () => {
         'docs',
         'docs-framework',
         'fail-on-stale',
+        'gaps-issue',
         'github-token',
         'job-id',
         'model',
@@ -168,7 +169,7 @@ describe('parseInputs', () => {
       'Invalid inputs: `github-token` is empty: in the runner the job reads and writes the repository with it.',
     );
     expect(problems({ model: 'gpt-5', 'github-token': 'ghs_token' })).toBe(
-      'Invalid inputs: `model` must be builtin, openai:<model> or anthropic:<model>, not "gpt-5".',
+      'Invalid inputs: `model`: Unknown model "gpt-5": use builtin or <provider>:<model>, with provider one of openai, anthropic, bedrock, google, vertex, azure, ollama, openai-compatible.',
     );
     expect(problems({ ...required, model: 'openai:gpt-5-mini' })).toBe(
       "Invalid inputs: `model` applies to jobs run in the runner; a server job uses its project's model.",

@@ -39,6 +39,20 @@ describe('the direction of dependencies', () => {
     expect(Object.fromEntries(rows)).toEqual(LAYERS);
   });
 
+  it('draws the ladder the lint step enforces: every folder once, top to bottom, none importing one above it', () => {
+    const page = readFileSync('docs/architecture.mdx', 'utf8');
+    const picture = /## The layers[\s\S]*?```text\n([\s\S]*?)```/.exec(page)![1]!;
+    const drawn = picture
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/)[0]!);
+    expect(drawn).toEqual(Object.keys(LAYERS).reverse());
+    drawn.forEach((folder, rung) => {
+      for (const below of LAYERS[folder]!)
+        expect(drawn.indexOf(below), `${folder} imports ${below}`).toBeGreaterThan(rung);
+    });
+  });
+
   it('fails the lint step on an import that points up, a type import too, and lets one that points down pass', async () => {
     const eslint = new ESLint();
     expect(

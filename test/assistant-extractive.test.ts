@@ -312,7 +312,7 @@ describe('extractive answers', () => {
       hit('/tts-cache', 0.9, body),
     ]);
     expect(text).toContain(
-      '- **Interruption handling**: when an interruption arrives, the mixin clears pending cache writes so no partial audio is committed.',
+      '2. **Interruption handling**: when an interruption arrives, the mixin clears pending cache writes so no partial audio is committed.',
     );
     // The next item starts a unit of its own.
     expect(text).not.toContain('committed. 3.');

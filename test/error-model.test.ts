@@ -5,6 +5,7 @@ import type { Agent, AgentResult, AgentRunInput } from '../src/agent/types.js';
 import { DocwrightError, isRetryable, UnrecoverableError } from '../src/core/errors.js';
 import { GitCommandError } from '../src/forge/git-command.js';
 import { silentLogger } from '../src/core/logger.js';
+import { ErrorBodySchema } from '../src/protocol/error.js';
 import { errorResponse } from '../src/server/errors.js';
 import { ApiError, DocwrightClient } from '../src/client/index.js';
 import { DO_NOT_RETRY, policyOptions } from '../src/github/octokit.js';
@@ -178,6 +179,14 @@ describe('the error tree', () => {
       code: 'internal_error',
       retryable: true,
     });
+    // The wire and the error model say the same of a failure nobody understood.
+    expect(new DocwrightError('internal_error', 'x').retryable).toBe(true);
+    expect(isRetryable(new TypeError('x'))).toBe(true);
+  });
+
+  it('lists every code in the wire schema, so the OpenAPI document names them', () => {
+    expect(ErrorBodySchema.safeParse({ error: 'x', code: 'not_found' }).success).toBe(true);
+    expect(ErrorBodySchema.safeParse({ error: 'x', code: 'no_such_code' }).success).toBe(false);
   });
 });
 

@@ -64,6 +64,73 @@ export function messageEndpoint(base, domain) {
 }
 
 /**
+ * The MCP server of a domain on the same server (Streamable HTTP), for an agent's configuration.
+ * @param {URL | string} base the server's root
+ * @param {string} domain
+ * @returns {string}
+ */
+export function mcpEndpoint(base, domain) {
+  return new URL(`mcp/${encodeURIComponent(domain)}`, base).href;
+}
+
+/**
+ * An answer as Markdown to paste elsewhere: its text, with each `[n]` citation made a link to its
+ * source, and the sources listed after it.
+ * @param {string} text the answer's Markdown
+ * @template {{ title?: string, url: string }} S
+ * @param {S[]} sources in the order the stream cited them
+ * @param {(source: S) => string} hrefOf where a source is read
+ * @returns {string}
+ */
+export function answerMarkdown(text, sources, hrefOf) {
+  const linked = text.replace(/\[(\d+)\](?!\()/g, (whole, number) => {
+    const source = sources[Number(number) - 1];
+    return source ? `[[${number}]](${hrefOf(source)})` : whole;
+  });
+  const seen = new Set();
+  const listed = sources.filter((source) => !seen.has(source.url) && seen.add(source.url));
+  if (listed.length === 0) return linked.trim();
+  const lines = listed.map((source) => `- [${source.title || source.url}](${hrefOf(source)})`);
+  return `${linked.trim()}\n\nSources:\n${lines.join('\n')}`;
+}
+
+/**
+ * The feedback endpoint next to a domain's message endpoint.
+ * @param {string} endpoint the message endpoint (`messageEndpoint`)
+ * @returns {string}
+ */
+export function feedbackEndpoint(endpoint) {
+  return endpoint.replace(/\/message$/, '/feedback');
+}
+
+/**
+ * Rates one answer up or down, with an optional comment; a second rating replaces the first.
+ * @param {{
+ *   endpoint: string, apiKey: string, threadId: string, messageId: string,
+ *   rating: 'up' | 'down', comment?: string,
+ * }} request
+ * @returns {Promise<void>}
+ */
+export async function sendFeedback(request) {
+  let response;
+  try {
+    response = await fetch(request.endpoint, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${request.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        threadId: request.threadId,
+        messageId: request.messageId,
+        rating: request.rating,
+        ...(request.comment ? { comment: request.comment.slice(0, 2000) } : {}),
+      }),
+    });
+  } catch {
+    throw new ChatError('Could not send your feedback. Check your connection and try again.');
+  }
+  if (!response.ok) throw await errorOf(response);
+}
+
+/**
  * @typedef {{ type: 'code' | 'textSelection', value: string, path?: string }} ContextItem
  * @typedef {{ role: 'user' | 'assistant', text: string }} Turn
  * @typedef {{ sourceId: string, url: string, title?: string }} Source
@@ -84,7 +151,7 @@ export function messageEndpoint(base, domain) {
  *   currentPath?: string, context?: ContextItem[], signal?: AbortSignal,
  * }} request
  * @param {StreamHandlers} handlers
- * @returns {Promise<{ text: string, threadId: string | null }>}
+ * @returns {Promise<{ text: string, threadId: string | null, messageId: string | null }>}
  */
 export async function askAssistant(request, handlers = {}) {
   const turns = request.threadId ? request.turns.slice(-1) : request.turns;
@@ -124,7 +191,8 @@ export async function askAssistant(request, handlers = {}) {
  * @param {StreamHandlers} handlers
  */
 async function readStream(body, threadId, handlers) {
-  const state = { text: '', threadId, done: false };
+  /** @type {{ text: string, threadId: string | null, messageId: string | null, done: boolean }} */
+  const state = { text: '', threadId, messageId: null, done: false };
   let buffer = '';
   // The cast: TypeScript's DOM types declare the decoder's input as BufferSource, not Uint8Array.
   const decoder = /** @type {TransformStream<Uint8Array, string>} */ (new TextDecoderStream());
@@ -145,13 +213,13 @@ async function readStream(body, threadId, handlers) {
     // Stops the download when the stream ended early (an error chunk) and frees the connection.
     reader.cancel().catch(() => {});
   }
-  return { text: state.text, threadId: state.threadId };
+  return { text: state.text, threadId: state.threadId, messageId: state.messageId };
 }
 
 /**
  * One server-sent event: its `data:` lines joined, per the SSE format.
  * @param {string} event
- * @param {{ text: string, threadId: string | null, done: boolean }} state
+ * @param {{ text: string, threadId: string | null, messageId: string | null, done: boolean }} state
  * @param {StreamHandlers} handlers
  */
 function handleEvent(event, state, handlers) {
@@ -176,10 +244,12 @@ function handleEvent(event, state, handlers) {
 
 /**
  * @param {any} chunk a UI-message-stream chunk
- * @param {{ text: string, threadId: string | null }} state
+ * @param {{ text: string, threadId: string | null, messageId: string | null }} state
  * @param {StreamHandlers} handlers
  */
 function handleChunk(chunk, state, handlers) {
+  // The answer's id, which a rating of it names.
+  if (chunk.type === 'start' && typeof chunk.messageId === 'string') state.messageId = chunk.messageId;
   const threadId = chunk.messageMetadata?.threadId;
   if (typeof threadId === 'string' && threadId !== state.threadId) {
     state.threadId = threadId;

@@ -5,7 +5,7 @@
  */
 /* global AbortController -- a browser global (web/ runs in browsers) */
 import { createAnswer } from './chat-answer.js';
-import { askAssistant, ChatError } from './chat-core.js';
+import { askAssistant, ChatError, feedbackEndpoint, sendFeedback } from './chat-core.js';
 import { element, hiddenLabel } from './dom.js';
 
 /**
@@ -97,6 +97,19 @@ export function createChatView(container, options) {
       );
       state.turns.push({ role: 'assistant', text: result.text });
       answer.finish();
+      const { threadId, messageId } = result;
+      if (threadId && messageId) {
+        answer.offerFeedback((rating, comment) =>
+          sendFeedback({
+            endpoint: feedbackEndpoint(options.endpoint),
+            apiKey: options.apiKey,
+            threadId,
+            messageId,
+            rating,
+            comment,
+          }),
+        );
+      }
     } catch (error) {
       forgetFailedTurn(error);
       answer.fail(abort.signal.aborted ? 'Stopped.' : messageOf(error));

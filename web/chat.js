@@ -3,8 +3,9 @@
  * conversation to the shared view. `/?domain=…&key=…&docs=…` sets the assistant for this tab.
  */
 /* global document, FormData, history, localStorage, location, sessionStorage, URL, URLSearchParams -- browser globals */
-import { fingerprint, messageEndpoint } from './chat-core.js';
+import { fingerprint, mcpEndpoint, messageEndpoint } from './chat-core.js';
 import { createChatView } from './chat-ui.js';
+import { copyButton } from './dom.js';
 
 /** @typedef {{ domain: string, key: string, docs: string | null }} Settings */
 
@@ -14,6 +15,7 @@ const setup = /** @type {HTMLFormElement} */ (document.getElementById('setup'));
 const chatHost = /** @type {HTMLElement} */ (document.getElementById('chat'));
 const actions = /** @type {HTMLElement} */ (document.getElementById('actions'));
 const subtitle = /** @type {HTMLElement} */ (document.getElementById('subtitle'));
+const mcpAddress = /** @type {HTMLElement} */ (document.getElementById('mcp-address'));
 /** @type {ReturnType<typeof createChatView> | null} */
 let view = null;
 
@@ -83,6 +85,12 @@ function start(settings) {
   chatHost.hidden = false;
   actions.hidden = false;
   subtitle.textContent = `Answers from the ${settings.domain} documentation, with their sources.`;
+  // The same docs for an agent (Claude Code, Cursor, VS Code): the domain's MCP server, to copy.
+  const mcp = mcpEndpoint(new URL('.', location.href), settings.domain);
+  mcpAddress.querySelector('code')?.replaceChildren(mcp);
+  mcpAddress.querySelector('button')?.remove();
+  mcpAddress.append(copyButton(document, 'Copy', () => mcp, 'button'));
+  mcpAddress.title = 'The MCP server of these docs, for an agent';
   chatHost.replaceChildren();
   view = createChatView(chatHost, {
     // Relative to the page, so a server behind a path prefix works too.

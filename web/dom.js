@@ -40,3 +40,29 @@ export function link(doc, href, target) {
 export function hiddenLabel(doc, text) {
   return element(doc, 'span', 'dw-visually-hidden', text);
 }
+
+/**
+ * A button that copies `textOf()` to the clipboard and says, in its own label for two seconds,
+ * whether it could (a page without clipboard access, such as an insecure origin, says so).
+ * @param {Document} doc
+ * @param {string} label
+ * @param {() => string} textOf
+ * @param {string} [className]
+ * @returns {HTMLButtonElement}
+ */
+export function copyButton(doc, label, textOf, className = 'dw-copy') {
+  const button = element(doc, 'button', className, label);
+  button.type = 'button';
+  button.addEventListener('click', () => {
+    const clipboard = doc.defaultView?.navigator.clipboard;
+    const copied = clipboard ? clipboard.writeText(textOf()) : Promise.reject(new Error('no clipboard'));
+    copied.then(
+      () => (button.textContent = 'Copied'),
+      () => (button.textContent = 'Could not copy'),
+    );
+    copied
+      .catch(() => undefined)
+      .finally(() => doc.defaultView?.setTimeout(() => (button.textContent = label), 2000));
+  });
+  return button;
+}

@@ -9,7 +9,7 @@
  * does not leak in. The conversation view and its styles come from the script's own server, loaded
  * in the background once the button is on the page.
  */
-/* global console, document, HTMLScriptElement, localStorage, location, URL, window -- browser globals */
+/* global console, document, HTMLScriptElement, localStorage, location, navigator, setTimeout, URL, window -- browser globals */
 
 // A classic script shares the page's global scope: everything stays inside this function.
 (() => {
@@ -59,6 +59,21 @@
     const restart = header.appendChild(element('button', 'dw-header-button'));
     restart.type = 'button';
     restart.textContent = 'New conversation';
+    // The same docs for an agent: the domain's MCP server address, copied by one press.
+    const mcp = new URL(`mcp/${encodeURIComponent(options.domain ?? '')}`, base).href;
+    const copyMcp = header.appendChild(element('button', 'dw-header-button'));
+    copyMcp.type = 'button';
+    copyMcp.textContent = 'MCP';
+    copyMcp.title = `Copy the MCP address of these docs: ${mcp}`;
+    copyMcp.setAttribute('aria-label', 'Copy the MCP address');
+    copyMcp.addEventListener('click', () => {
+      const copied = navigator.clipboard?.writeText(mcp) ?? Promise.reject(new Error('no clipboard'));
+      copied.then(
+        () => (copyMcp.textContent = 'Copied'),
+        () => (copyMcp.textContent = 'Could not copy'),
+      );
+      copied.catch(() => undefined).finally(() => setTimeout(() => (copyMcp.textContent = 'MCP'), 2000));
+    });
     const close = header.appendChild(element('button', 'dw-icon-button'));
     close.type = 'button';
     close.setAttribute('aria-label', 'Close');

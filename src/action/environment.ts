@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { runnerHosts, type GitHubHosts } from '../github/hosts.js';
-import type { ModelProviders } from '../models/models.js';
+import { modelProvidersFrom, type ModelProviders } from '../models/models.js';
 import { ActionError } from './action-error.js';
 
 /** What the runner tells the Action about the run (GitHub's default environment variables). */
@@ -34,10 +34,7 @@ export function readRunnerEnvironment(env: Record<string, string | undefined>): 
     repository: repository ?? '',
     runUrl: repository && runId ? `${hosts.webUrl}/${repository}/actions/runs/${runId}` : undefined,
     workspace: env.GITHUB_WORKSPACE || null,
-    providers: {
-      openai: { apiKey: env.OPENAI_API_KEY || undefined, baseUrl: env.OPENAI_BASE_URL || undefined },
-      anthropic: { apiKey: env.ANTHROPIC_API_KEY || undefined },
-    },
+    providers: modelProvidersFrom(env),
   };
 }
 

@@ -14,6 +14,8 @@ import {
 import { DocwrightError } from '../core/errors.js';
 import { readPullRequestChange } from '../github/pull-request-change.js';
 import { formatSyncPrompt } from '../impact/sync-request.js';
+// The state table alone: the comment path does not load the store's database drivers.
+import { acceptsMessage } from '../store/job-states.js';
 import { ActionError } from './action-error.js';
 import type { ActionContext, ActionResult } from './context.js';
 import { describeError } from './describe-error.js';
@@ -116,7 +118,7 @@ async function followUpTarget(context: ActionContext, jobId: string): Promise<st
   const { client, inputs, log } = context;
   try {
     const job = await client.getJob(inputs.projectId, jobId);
-    if (job.status !== 'archived') return job.id;
+    if (acceptsMessage(job.status)) return job.id;
     log.info(`Job ${jobId} of this thread is archived; starting a new job.`);
   } catch (error) {
     if (!(DocwrightError.isInstance(error) && error.code === 'not_found')) throw error;

@@ -11,6 +11,7 @@ import {
   unknownFrameworkMessage,
   type DeclaredDocsFramework,
 } from '../core/docs-frameworks.js';
+import { modelSpecProblem } from '../core/model-spec.js';
 import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
 import { ActionError } from './action-error.js';
 
@@ -36,7 +37,7 @@ export interface Inputs {
   comment: boolean;
   permission: PermissionLevel;
   allowedBots: AllowedBots;
-  /** The model of jobs run in the runner (`builtin`, `openai:…`, `anthropic:…`); empty: the settings file's, else builtin. */
+  /** The model of jobs run in the runner (`builtin` or `<provider>:<model>`); empty: the settings file's, else builtin. */
   model: string;
 }
 
@@ -72,6 +73,21 @@ export function parseRouteInputs(read: ReadInput): RouteInputs {
   const inputs = routeInputs(read, problems);
   if (problems.length > 0) throw new ActionError(`Invalid inputs: ${problems.join('; ')}.`);
   return inputs;
+}
+
+/**
+ * `gaps-issue`: on a `schedule` event, have the server refresh the project's "Docs gaps" issue.
+ * Read apart from the job's inputs, since a schedule that only refreshes the issue has no prompt.
+ */
+export function parseGapsIssueInput(read: ReadInput): boolean {
+  const problems: string[] = [];
+  const value = boolean(read, 'gaps-issue', false, problems);
+  if (problems.length > 0) throw new ActionError(`Invalid inputs: ${problems.join('; ')}.`);
+  if (value && read('base-url') === '')
+    throw new ActionError(
+      "Invalid inputs: `gaps-issue` needs a docwright server (`base-url`, `api-key` and `project-id`): the server keeps the readers' questions the issue lists.",
+    );
+  return value;
 }
 
 /**
@@ -155,8 +171,10 @@ function model(value: string, mode: Inputs['mode'], problems: string[]): string 
   if (value === '') return value;
   if (mode === 'server')
     problems.push("`model` applies to jobs run in the runner; a server job uses its project's model");
-  else if (!/^(builtin|openai:.+|anthropic:.+)$/.test(value))
-    problems.push(`\`model\` must be builtin, openai:<model> or anthropic:<model>, not "${value}"`);
+  else {
+    const problem = modelSpecProblem(value);
+    if (problem) problems.push(`\`model\`: ${problem}`);
+  }
   return value;
 }
 

@@ -1,11 +1,18 @@
 import { ApiError, DocwrightClient } from '../client/index.js';
 import { redactConfiguredSecrets } from '../core/redact.js';
 import { createOctokit, type PolicyOctokit } from '../github/octokit.js';
+import { providerSecrets } from '../models/provider-settings.js';
 import type { ActionContext, ActionResult, Log } from './context.js';
 import { describeError } from './describe-error.js';
 import { readEventPayload, readRunnerEnvironment, type RunnerEnvironment } from './environment.js';
 import { parseEvent, type ActionEvent, type PullRequestEvent } from './event.js';
-import { parseDocsCheckInputs, parseInputs, parseRouteInputs, type Inputs } from './inputs.js';
+import {
+  parseDocsCheckInputs,
+  parseGapsIssueInput,
+  parseInputs,
+  parseRouteInputs,
+  type Inputs,
+} from './inputs.js';
 import { failureOf, nothingChanged, outputsOf, summaryMarkdown } from './outcome.js';
 import { routeEvent } from './route.js';
 import { runRoute } from './run-action.js';
@@ -35,8 +42,7 @@ export async function run(): Promise<void> {
   const secrets = [
     step.getInput('api-key'),
     step.getInput('github-token'),
-    environment.providers.openai.apiKey,
-    environment.providers.anthropic.apiKey,
+    ...providerSecrets(environment.providers),
   ];
   for (const secret of secrets) if (secret) step.setSecret(secret);
   redactConfiguredSecrets(secrets);
@@ -47,6 +53,12 @@ export async function run(): Promise<void> {
   let inputs: Inputs | null = null;
   try {
     const event = parseEvent(environment.eventName, await readEventPayload(environment.eventPath));
+    // A schedule with `gaps-issue: true` refreshes the "Docs gaps" issue; with no prompt, that is all.
+    if (event.kind === 'prompt' && event.eventName === 'schedule' && parseGapsIssueInput(read)) {
+      inputs = parseInputs(read);
+      await refreshGapsIssue(inputs);
+      if (read('prompt') === '') return;
+    }
     const routeInputs = parseRouteInputs(read);
     // A comment that is not a command ends here, whatever the other inputs hold. In the runner,
     // any slash command is looked at once more with the repository's settings (its own command).
@@ -145,6 +157,14 @@ async function docsCheck(event: PullRequestEvent, environment: RunnerEnvironment
   }
   const failure = check.docsCheckFailure(result, inputs);
   if (failure) step.setFailed(failure);
+}
+
+/** Asks the server to do now what its weekly refresh of the "Docs gaps" issue does. */
+async function refreshGapsIssue(inputs: Inputs): Promise<void> {
+  const refreshed = await serverClient(inputs).refreshGapsIssue(inputs.projectId);
+  log.notice(
+    `The "Docs gaps" issue #${refreshed.issue} of project ${inputs.projectId} was ${refreshed.created ? 'opened' : 'updated'}: ${refreshed.gaps} gap(s).`,
+  );
 }
 
 function serverClient(inputs: Inputs): DocwrightClient {

@@ -8,9 +8,9 @@ import type { Agent } from './types.js';
 export type ModelAgentSettings = Pick<LlmAgentOptions, 'budgets'>;
 
 /**
- * Picks the agent for a job's model. `builtin` works offline; `openai:<model>` and
- * `anthropic:<model>` get the model-driven agent through the Vercel AI SDK, with the providers'
- * credentials from the configuration. One agent per model, created on first use.
+ * Picks the agent for a job's model. `builtin` works offline; `<provider>:<model>` gets the
+ * model-driven agent through the Vercel AI SDK, with the providers' credentials from the
+ * configuration. One agent per model, created on first use.
  */
 export function createAgentResolver(
   providers: ModelProviders = { openai: {}, anthropic: {} },

@@ -1,8 +1,8 @@
-import type { SearchFilter } from '../docs/index.js';
+import type { ReaderSite, SearchFilter, SearchHit } from '../docs/index.js';
 import { DocwrightError, notFound } from '../core/errors.js';
 import { newThreadId, randomString } from '../core/ids.js';
 import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
-import type { ProjectRow, Store, ThreadMessage } from '../store/index.js';
+import type { AnswerRecord, ProjectRow, Store, ThreadMessage } from '../store/index.js';
 import { UnstoredThreads } from './unstored-threads.js';
 import type { Answer, Answerer } from './answer/types.js';
 import type { DocsIndexes } from './docs-indexes.js';
@@ -18,6 +18,8 @@ export interface AssistantRequest {
   filter?: SearchFilter | null;
   context?: ContextItem[];
   currentPath?: string;
+  /** The client's id of the question (its last message), kept so that feedback can tell it from an answer. */
+  questionId?: string;
 }
 
 export interface PreparedAnswer {
@@ -78,20 +80,50 @@ export class Assistant {
       citedPaths,
     };
     const retrieval = await retrieveHybrid(index, input, (text) => this.embedQuery(text, signal));
-    const answer = this.options.answererFor(project).answer({ conversation, ...retrieval, signal });
+    const answerer = this.options.answererFor(project);
+    const answer = answerer.answer({ conversation, ...retrieval, signal });
     // The thread and the question are stored before the answer streams: the id the client gets in
     // the first chunk must continue the conversation even when this answer fails or is stopped.
     const thread = { id: threadId, projectId: project.id, domain, fp: request.fp, isNew: !request.threadId };
-    await this.keep(thread, [{ role: 'user', content: question }]);
+    await this.keep(thread, [
+      { role: 'user', content: question, ...(request.questionId ? { messageId: request.questionId } : {}) },
+    ]);
+    const messageId = `msg_${randomString(16, 'abcdefghijklmnopqrstuvwxyz0123456789')}`;
     return {
       threadId,
-      messageId: `msg_${randomString(16, 'abcdefghijklmnopqrstuvwxyz0123456789')}`,
+      messageId,
       answer,
       complete: (text) =>
         this.keep({ ...thread, isNew: false }, [
-          { role: 'assistant', content: text, sources: answer.sources },
+          {
+            role: 'assistant',
+            content: text,
+            sources: answer.sources,
+            messageId,
+            record: answerRecord(
+              retrieval.passages,
+              answer.sources.length,
+              answerer.name === 'extractive' ? '' : text,
+              index.unknownWords(question),
+            ),
+          },
         ]),
     };
+  }
+
+  /**
+   * The sections an answer to `query` would be built from and cite, best first: the assistant's
+   * own retrieval for a one-question conversation, for agents that read the docs themselves.
+   */
+  async search(project: ProjectRow, query: string, pages: number, signal: AbortSignal): Promise<SearchHit[]> {
+    const index = await this.options.indexes.get(project);
+    const input = { conversation: [{ role: 'user' as const, text: query }], retrievalPageSize: pages };
+    return (await retrieveHybrid(index, input, (text) => this.embedQuery(text, signal))).passages;
+  }
+
+  /** The published pages of the project's docs, from the revision its index was built from. */
+  pages(project: ProjectRow): Promise<ReaderSite> {
+    return this.options.indexes.pages(project);
   }
 
   /**
@@ -177,4 +209,42 @@ function lastCitedPaths(messages: { role: string; sources: string | null }[]): s
 /** Whether an error is the storage's (full, unreachable), after which the answer still goes out. */
 function isStorageFault(error: unknown): boolean {
   return DocwrightError.isInstance(error) && (error.code === 'storage_full' || error.code === 'unavailable');
+}
+
+/** Pages kept as the closest to a question: enough to group questions by, and to show. */
+const CLOSEST_PAGES = 3;
+
+/**
+ * A model's own words for "the passages do not answer this" (it is told to say so plainly). An
+ * extractive answer that declines cites nothing, and its text (quotes of the docs) is not read.
+ */
+const MODEL_DECLINE =
+  /\b(?:(?:does|do)(?: not|n't) (?:cover|mention|say|describe|document)|(?:could|can)(?: not|n't) find)\b/i;
+
+/**
+ * What the assistant records of a reply: whether it declined, its support, the closest pages and
+ * the question's words the docs never use.
+ */
+function answerRecord(
+  passages: SearchHit[],
+  cited: number,
+  text: string,
+  unknownWords: string[],
+): AnswerRecord {
+  const closest: AnswerRecord['closest'] = [];
+  for (const passage of passages) {
+    if (closest.length >= CLOSEST_PAGES) break;
+    if (!closest.some((page) => page.url === passage.urlPath))
+      closest.push({ url: passage.urlPath, title: passage.pageTitle });
+  }
+  const support = Math.max(0, ...passages.map((passage) => passage.relevance));
+  const about = Math.max(0, ...passages.map((passage) => passage.about));
+  const declined = cited === 0 || MODEL_DECLINE.test(text.slice(0, 400));
+  return {
+    outcome: declined ? 'declined' : 'answered',
+    support: Math.min(1, support),
+    about: Math.min(1, about),
+    closest,
+    unknownWords,
+  };
 }

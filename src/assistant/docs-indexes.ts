@@ -1,5 +1,5 @@
 import { frameworkOption } from '../core/docs-frameworks.js';
-import { DocsIndex, openDocsSite } from '../docs/index.js';
+import { DocsIndex, openDocsSite, readerPages, type ReaderSite } from '../docs/index.js';
 import type { Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../core/logger.js';
 import type { ProjectRow } from '../store/index.js';
@@ -8,6 +8,8 @@ import type { SectionEmbedder } from './embeddings.js';
 interface Entry {
   commit: string;
   index: DocsIndex;
+  /** The same docs as pages to list and read whole (the MCP server, llms.txt). */
+  pages: ReaderSite;
   checkedAt: number;
 }
 
@@ -31,7 +33,7 @@ export interface DocsIndexesOptions {
  */
 export class DocsIndexes {
   private readonly entries = new Map<string, Entry>();
-  private readonly building = new Map<string, Promise<DocsIndex>>();
+  private readonly building = new Map<string, Promise<Entry>>();
   private readonly now: () => number;
 
   constructor(private readonly options: DocsIndexesOptions) {
@@ -39,8 +41,17 @@ export class DocsIndexes {
   }
 
   async get(project: ProjectRow): Promise<DocsIndex> {
+    return (await this.current(project)).index;
+  }
+
+  /** The project's pages, from the same revision of its docs as its index. */
+  async pages(project: ProjectRow): Promise<ReaderSite> {
+    return (await this.current(project)).pages;
+  }
+
+  private async current(project: ProjectRow): Promise<Entry> {
     const entry = this.entries.get(project.id);
-    if (entry && this.now() - entry.checkedAt < (this.options.recheckMs ?? 10_000)) return entry.index;
+    if (entry && this.now() - entry.checkedAt < (this.options.recheckMs ?? 10_000)) return entry;
     const pending = this.building.get(project.id);
     if (pending) return pending;
     const build = this.refresh(project, entry).finally(() => this.building.delete(project.id));
@@ -86,22 +97,24 @@ export class DocsIndexes {
     else logger.info({ ...fields, model: vectors?.model }, 'docs index embedded');
   }
 
-  private async refresh(project: ProjectRow, entry: Entry | undefined): Promise<DocsIndex> {
+  private async refresh(project: ProjectRow, entry: Entry | undefined): Promise<Entry> {
     const commit = await this.options.forge.resolveRef(project.repository, project.base_ref);
     if (!commit)
       throw new Error(`The base branch "${project.base_ref}" of project ${project.id} does not exist`);
     if (entry?.commit === commit) {
       entry.checkedAt = this.now();
-      return entry.index;
+      return entry;
     }
     const snapshot = await this.options.forge.snapshot(project.repository, commit);
     try {
-      const index = await buildIndex(snapshot, project.docs_root, project.docs_framework);
+      const site = await openDocsSite(snapshot, project.docs_root, frameworkOption(project.docs_framework));
+      const index = DocsIndex.fromSite(site);
       this.options.logger.info({ project: project.id, commit, ...index.stats }, 'docs index built');
       await this.embed(project, index);
-      this.entries.set(project.id, { commit, index, checkedAt: this.now() });
+      const built = { commit, index, pages: readerPages(site), checkedAt: this.now() };
+      this.entries.set(project.id, built);
       entry?.index.close();
-      return index;
+      return built;
     } finally {
       snapshot.close?.();
     }

@@ -9,6 +9,7 @@ import {
   type SearchHit,
 } from '../docs/index.js';
 import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
+import { answerForm, holdsInstallCommand } from './answer/answer-form.js';
 import { ANSWER_RELEVANCE_THRESHOLD, PHRASE_FREE_THRESHOLD, confidence } from './answer/extractive.js';
 
 /**
@@ -88,6 +89,7 @@ export function retrieve(
   const pages = [...new Set(sections.map((hit) => hit.urlPath))].slice(0, input.retrievalPageSize);
   const passages = sections.filter((hit) => pages.includes(hit.urlPath));
   if (cited.length > 0) addFollowUpSections(index, passages, lastUserText(input.conversation), input);
+  else addCommandSection(index, passages, lastUserText(input.conversation), input);
   let holds: boolean | undefined;
   const holdsPhrase = () => (holds ??= index.holdsPhrase(query, pages, passages[0]?.language));
   return { query, passages, holdsPhrase, followUp };
@@ -179,6 +181,48 @@ function addFollowUpSections(
     const last = passages.findLastIndex((passage) => passage.urlPath === hit.urlPath);
     const { relevance, about } = passages[last]!;
     passages.splice(last + 1, 0, { ...hit, relevance, about });
+  }
+}
+
+/** Words of the sections that hold an install command, to find them on the first page. */
+const COMMAND_WORDS = 'install npm pip brew yarn pnpm command';
+
+/**
+ * "How do I install it?" is answered by a command, and the section that holds it seldom names what
+ * it does ("Start the server" and its `npm ci && npm start`): the question's words rank the
+ * page's requirements or overview instead, or another page that merely shows a `curl`. So the
+ * first retrieved page that holds an install command (in its sections retrieved, or in another of
+ * its sections, which then joins them) answers first; when none does, the ranking stays.
+ */
+function addCommandSection(
+  index: DocsIndex,
+  passages: SearchHit[],
+  question: string,
+  input: RetrievalInput,
+): void {
+  if (passages.length === 0 || answerForm(question) !== 'command') return;
+  for (const page of [...new Set(passages.map((passage) => passage.urlPath))]) {
+    const own = passages.filter((passage) => passage.urlPath === page);
+    if (!own.some((passage) => holdsInstallCommand(passage.body))) {
+      const hit = index
+        .search(`${question} ${COMMAND_WORDS}`, {
+          limit: 4,
+          maxPerPage: 4,
+          filter: input.filter ?? undefined,
+          withinPaths: [page],
+          snippets: false,
+        })
+        .find(
+          (section) =>
+            holdsInstallCommand(section.body) && !own.some((passage) => sameSection(passage, section)),
+        );
+      if (!hit) continue;
+      own.push({ ...hit, relevance: own[0]!.relevance, about: own[0]!.about });
+    }
+    // The answering page first, its sections in their order; the other pages after, as ranked.
+    const rest = passages.filter((passage) => passage.urlPath !== page);
+    passages.splice(0, passages.length, ...own, ...rest);
+    return;
   }
 }
 

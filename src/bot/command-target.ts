@@ -1,5 +1,5 @@
 import { findJobMarker, isBot } from '../github/index.js';
-import type { JobRow, ProjectRow } from '../store/index.js';
+import { acceptsMessage, type JobRow, type ProjectRow } from '../store/index.js';
 import type { CommandComment } from './comment-event.js';
 import { headIsJobBranch, isFromFork } from './job-pull-request.js';
 import type { BotDependencies } from './types.js';
@@ -36,7 +36,7 @@ export async function commandTarget(
     isJobPullRequest = job !== undefined;
   }
   if (!job) return { kind: 'create' };
-  if (job.status !== 'archived') return { kind: 'follow-up', job };
+  if (acceptsMessage(job.status)) return { kind: 'follow-up', job };
   // An archived job's issue thread can start a new job; its closed pull request cannot be continued.
   return isJobPullRequest ? { kind: 'closed', job } : { kind: 'create' };
 }

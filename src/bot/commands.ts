@@ -5,16 +5,19 @@ import {
   hasPermission,
   isBot,
   isSyncInstruction,
+  mayBeFillInstruction,
   mayTrigger,
+  parseGapsInstruction,
   parsePullRequestLink,
   parseSlashCommand,
   syncOutsidePullRequestReply,
+  type GapsInstruction,
   type PermissionLevel,
 } from '../github/index.js';
 import { readPullRequestChange } from '../github/pull-request-change.js';
 import { formatSyncPrompt } from '../impact/index.js';
 import type { ProjectRow } from '../store/index.js';
-import { commandTarget } from './command-target.js';
+import { commandTarget, type CommandTarget } from './command-target.js';
 import { mayBeCommand, type CommandComment } from './comment-event.js';
 import { oncePerDelivery } from './deliveries.js';
 import type { RepositoryClient } from './repository-clients.js';
@@ -24,8 +27,11 @@ import {
   closedPullRequestReply,
   emptyInstructionReply,
   failedBeforeJobReply,
+  gapsOffReply,
+  gapsRefreshedReply,
   permissionReply,
   settingsReply,
+  unknownGapReply,
 } from './replies.js';
 import type { ConfigReader } from './settings-cache.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
@@ -110,6 +116,11 @@ async function handleCommand(
       log.warn({ err: error }, 'could not react to the command'),
     );
   const current = await applySettings(deps, project, settings, comment.repository.defaultBranch);
+  const gaps = await gapsInstruction(deps, current, comment, command.instruction);
+  if (gaps) {
+    await handleGapsInstruction(deps, context, comment, { project: current, settings, react }, gaps);
+    return;
+  }
   if (!sync) {
     const prompt = agentPrompt(command.instruction, comment.location);
     await startOrContinue(deps, context, comment, { project: current, settings, react }, prompt);
@@ -126,16 +137,78 @@ async function handleCommand(
   await startOrContinue(deps, context, comment, { project: docs, settings, react }, prompt);
 }
 
+/** `/docs gaps` anywhere, `/docs fill <gap id>` (in the gaps issue, any word after `fill`). */
+async function gapsInstruction(
+  deps: BotDependencies,
+  project: ProjectRow,
+  comment: CommandComment,
+  instruction: string,
+): Promise<GapsInstruction | null> {
+  if (comment.thread.isPullRequest) return parseGapsInstruction(instruction, false);
+  // Only a `fill <word>` costs the look-up of the gaps issue's number.
+  const inGapsIssue =
+    mayBeFillInstruction(instruction) &&
+    (await deps.gapsIssues.issueNumber(project.id)) === comment.thread.number;
+  return parseGapsInstruction(instruction, inGapsIssue);
+}
+
+/**
+ * `/docs gaps` refreshes the repository's "Docs gaps" issue (opening it the first time), when the
+ * settings ask for one; `/docs fill <gap id>` starts a job from the gap, as any command starts one.
+ */
+async function handleGapsInstruction(
+  deps: BotDependencies,
+  context: CommentContext,
+  comment: CommandComment,
+  start: StartOptions,
+  instruction: GapsInstruction,
+): Promise<void> {
+  const { project, settings, react } = start;
+  const login = comment.comment.author.login;
+  if (instruction.kind === 'refresh') {
+    await react();
+    if (!settings.gaps.issue) {
+      await reply(context, comment, gapsOffReply(login, settings.command));
+      return;
+    }
+    const refreshed = await deps.gapsIssues.refresh(context.octokit, project, settings);
+    if (refreshed.kind === 'off') return;
+    deps.logger.info(
+      { project: project.id, issue: refreshed.issueNumber, gaps: refreshed.gaps },
+      `docs gaps issue ${refreshed.kind} on a command`,
+    );
+    await reply(context, comment, gapsRefreshedReply(login, refreshed));
+    return;
+  }
+  const found = await deps.gapsIssues.source.gap(project.id, instruction.gapId, settings.gaps.since);
+  if (!found) {
+    await react();
+    await reply(context, comment, unknownGapReply(login, instruction.gapId, settings));
+    return;
+  }
+  // Each gap is its own job, even when the gaps issue already talks to another one.
+  await startOrContinue(deps, context, comment, start, found.prompt, { create: true });
+}
+
+interface StartOptions {
+  project: ProjectRow;
+  settings: RepositorySettings;
+  react: () => Promise<void>;
+}
+
 /** Creates the thread's job or sends it the follow-up, registers the thread, shows "working". */
 async function startOrContinue(
   deps: BotDependencies,
   context: CommentContext,
   comment: CommandComment,
-  start: { project: ProjectRow; settings: RepositorySettings; react: () => Promise<void> },
+  start: StartOptions,
   prompt: string,
+  options: { create?: boolean } = {},
 ): Promise<void> {
   const { project, settings, react } = start;
-  const target = await commandTarget(deps, project, comment);
+  const target: CommandTarget = options.create
+    ? { kind: 'create' }
+    : await commandTarget(deps, project, comment);
   if (target.kind === 'closed') {
     await react();
     await reply(context, comment, closedPullRequestReply(target.job.id, settings.command));

@@ -8,12 +8,14 @@ import type { Logger } from '../core/logger.js';
 import { instrumentOctokit, type HookableOctokit, type Metrics } from '../metrics/metrics.js';
 import type { Store } from '../store/index.js';
 import { createDocwrightApp } from './app.js';
+import { GapsIssues, type GapsSource } from './gaps-issue.js';
 import { RepositoryClients, type RepositoryClient } from './repository-clients.js';
 import { JobWatcher } from './job-watcher.js';
 import { createBotProbot } from './probot.js';
 import { SettingsCache } from './settings-cache.js';
 
 export { createPullRequestBody } from './pull-request-body.js';
+export type { GapsSource } from './gaps-issue.js';
 
 export interface GitHubAccessOptions {
   github: GitHubConfig;
@@ -79,6 +81,8 @@ export interface GitHubBot {
   app: ApplicationFunction;
   watcher: JobWatcher;
   settings: SettingsCache;
+  /** Each repository's "Docs gaps" issue: the weekly timer and the API refresh it through this. */
+  gapsIssues: GapsIssues;
 }
 
 export function createGitHubBot(
@@ -89,6 +93,8 @@ export function createGitHubBot(
     jobs: JobService;
     logger: Logger;
     indexes: { invalidate(projectId: string): void };
+    /** The readers' gaps report, for the "Docs gaps" issue and `/docs fill`. */
+    gaps: GapsSource;
     now?: () => Date;
   },
 ): GitHubBot {
@@ -101,11 +107,21 @@ export function createGitHubBot(
     ...(deps.now ? { now: deps.now } : {}),
   });
   const settings = new SettingsCache();
+  const gapsIssues = new GapsIssues({
+    store: deps.store,
+    source: deps.gaps,
+    clients: access.clients,
+    settings,
+    logger,
+    appId: deps.github.appId ?? null,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   const app = createDocwrightApp({
     store: deps.store,
     jobs: deps.jobs,
     watcher,
     settings,
+    gapsIssues,
     indexes: deps.indexes,
     heads: access.forge,
     forge: access.forge,
@@ -114,5 +130,5 @@ export function createGitHubBot(
     webUrl: deps.github.hosts.webUrl,
     appId: deps.github.appId ?? null,
   });
-  return { probot: access.probot, app, watcher, settings };
+  return { probot: access.probot, app, watcher, settings, gapsIssues };
 }

@@ -1,4 +1,10 @@
-import { neutralizeMarkers, renderStatusComment, type PermissionLevel } from '../github/index.js';
+import {
+  GAPS_ISSUE_TITLE,
+  neutralizeMarkers,
+  renderStatusComment,
+  type PermissionLevel,
+} from '../github/index.js';
+import { SETTINGS_FILE, type RepositorySettings } from '../github/settings.js';
 
 /** Markdown-safe inline code for a login, a path or a command. */
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
@@ -42,4 +48,32 @@ export function agentPrompt(
     location.line === null ? code(location.path) : `${code(location.path)}, line ${location.line}`;
   // After the instruction, not before: the built-in agent reads the instruction from its start.
   return `${instruction}\n\n(This request is a review comment on ${where}.)`;
+}
+
+/** `/docs gaps` in a repository whose settings do not ask for the issue. */
+export function gapsOffReply(login: string, command: string): string {
+  return [
+    `@${login}, the "${GAPS_ISSUE_TITLE}" issue is off for this repository, so nothing was written.`,
+    `To turn it on, add this to \`.github/${SETTINGS_FILE}\` on the default branch, then ask again with ${code(`${command} gaps`)}:`,
+    '',
+    '```yaml',
+    'gaps:',
+    '  issue: true',
+    '```',
+  ].join('\n');
+}
+
+/** The gaps issue was written. */
+export function gapsRefreshedReply(
+  login: string,
+  refreshed: { kind: 'created' | 'updated'; issueNumber: number; gaps: number },
+): string {
+  const done = refreshed.kind === 'created' ? 'opened' : 'updated';
+  return `@${login}, docwright ${done} the "${GAPS_ISSUE_TITLE}" issue, #${refreshed.issueNumber}: it lists ${refreshed.gaps} gap(s).`;
+}
+
+/** `/docs fill <id>` with an id no gap of the period has. */
+export function unknownGapReply(login: string, gapId: string, settings: RepositorySettings): string {
+  const id = code(neutralizeMarkers(gapId.slice(0, 100)));
+  return `@${login}, there is no gap ${id} in readers' questions of the last ${settings.gaps.since}, so nothing was started: it may be mistyped, or its questions left the period. ${code(`${settings.command} gaps`)} lists the current gaps with their ids.`;
 }

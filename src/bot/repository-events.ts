@@ -1,6 +1,6 @@
 import { findJobMarker } from '../github/index.js';
 import type { BranchHead } from '../github/repository-start.js';
-import type { JobRow, ProjectRow } from '../store/index.js';
+import { acceptsMessage, type JobRow, type ProjectRow } from '../store/index.js';
 import { headIsJobBranch, type PullRequestHead } from './job-pull-request.js';
 import type { BotDependencies } from './types.js';
 
@@ -28,7 +28,8 @@ export async function archiveClosedPullRequestJob(
   const project = await deps.store.projects.findOnGitHub(deps.host, pullRequest.repository);
   if (!project) return null;
   const job = await jobOfPullRequest(deps, project, pullRequest);
-  if (!job || job.status === 'archived') return null;
+  // A job that takes no message any more is archived already.
+  if (!job || !acceptsMessage(job.status)) return null;
   await deps.jobs.archive(project.id, job.id);
   deps.logger.info(
     { job: job.id, project: project.id, pullRequest: pullRequest.number, merged: pullRequest.merged },

@@ -6,7 +6,7 @@ import {
   type ChangedFiles,
   type StatusView,
 } from '../github/index.js';
-import type { JobMessageRow, JobRow } from '../store/index.js';
+import { acceptsMessage, type JobMessageRow, type JobRow } from '../store/index.js';
 
 /** What a status comment should show, and the key that says whether it already does. */
 export interface StatusRendering {
@@ -29,7 +29,8 @@ export async function renderJobStatus(
   messages: JobMessageRow[],
   files: () => Promise<ChangedFiles | null>,
 ): Promise<StatusRendering | null> {
-  if (row.status === 'archived') return null;
+  // An archived job's comment keeps what it last said: nothing more will happen to it.
+  if (!acceptsMessage(row.status)) return null;
   const job = toJob(row, messages);
   const last = messages.at(-1);
   const userMessages = messages.filter((message) => message.role === 'user');

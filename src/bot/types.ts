@@ -3,6 +3,7 @@ import type { Forge } from '../forge/types.js';
 import type { BranchHead } from '../github/repository-start.js';
 import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/index.js';
+import type { GapsIssues } from './gaps-issue.js';
 import type { JobWatcher } from './job-watcher.js';
 import type { SettingsCache } from './settings-cache.js';
 
@@ -12,6 +13,8 @@ export interface BotDependencies {
   jobs: JobService;
   watcher: JobWatcher;
   settings: SettingsCache;
+  /** The "Docs gaps" issue of each repository that asks for it, and jobs from its gaps. */
+  gapsIssues: GapsIssues;
   /**
    * What the GitHub forge remembers of a repository: branch heads (a push, or a fresh read, tells it
    * the new one) and the repository's GraphQL node id (every payload carries it), which lets a

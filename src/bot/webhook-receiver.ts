@@ -160,6 +160,7 @@ async function dispatch(
     const body = JSON.stringify({
       error: 'The delivery could not be handled; see the server log',
       code: 'internal_error',
+      retryable: true,
     });
     response.writeHead(500, { 'content-type': 'application/json' }).end(body);
   }

@@ -41,7 +41,7 @@ export async function addProject(
   // Checked before the repository is: a root outside the repository is refused in words.
   const docsRoot = parseDocsRoot(options.docsRoot ?? '');
   const docsFramework = options.docsFramework === undefined ? null : parseFramework(options.docsFramework);
-  if (options.model) parseModelSpec(options.model); // throws "Unknown model …: use builtin, openai:<model> or anthropic:<model>"
+  if (options.model) parseModelSpec(options.model); // throws "Unknown model …: use builtin or <provider>:<model>, …"
   const { repository, forge, reader, head } = await checkRepository(config, environment, options);
   await checkDocsRoot(reader, repository, head, docsRoot, options.ref);
   const store = await openStore(config);

@@ -1,6 +1,8 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { JobListSchema, JobSchema, type Job, type JobList, type JobStatus } from '../protocol/agent-job.js';
 import { ErrorBodySchema } from '../protocol/error.js';
+import { GapsIssueSchema, GapsReportSchema, type GapsIssue, type GapsReport } from '../protocol/feedback.js';
+import { retryDelayMs } from '../core/backoff.js';
 import { DocwrightError } from '../core/errors.js';
 import { ApiError, ApiTimeoutError, ApiUnreachableError, knownCode, type ApiAnswer } from './errors.js';
 
@@ -61,6 +63,23 @@ export class DocwrightClient {
     return this.request('GET', `/v2/agent/${enc(projectId)}/jobs${suffix}`, JobListSchema);
   }
 
+  /** The gaps report: readers' questions the docs served badly, grouped (`since`: `30d`, `12h`). */
+  getGaps(projectId: string, since?: string): Promise<GapsReport> {
+    const query = since ? `?since=${encodeURIComponent(since)}` : '';
+    return this.request('GET', `/v2/agent/${enc(projectId)}/gaps${query}`, GapsReportSchema);
+  }
+
+  /** Starts a job that fills a gap of the report (read over the same `since`). */
+  createGapJob(projectId: string, gapId: string, since?: string): Promise<Job> {
+    const query = since ? `?since=${encodeURIComponent(since)}` : '';
+    return this.request('POST', `/v2/agent/${enc(projectId)}/gaps/${enc(gapId)}/job${query}`, JobSchema, {});
+  }
+
+  /** Refreshes the project's "Docs gaps" issue on GitHub, as the server's weekly refresh does. */
+  refreshGapsIssue(projectId: string): Promise<GapsIssue> {
+    return this.request('POST', `/v2/agent/${enc(projectId)}/gaps/issue`, GapsIssueSchema, {});
+  }
+
   private async request<T extends z.ZodType>(
     method: string,
     path: string,
@@ -76,7 +95,7 @@ export class DocwrightClient {
         // is a wrong server, not a passing fault.
         if (attempt >= attempts || !(DocwrightError.isInstance(error) && error.retryable)) throw error;
         if (error instanceof ApiUnreachableError && this.options.retryUnreachable === false) throw error;
-        const delayMs = retryDelayMs(error, attempt);
+        const delayMs = delayBeforeRetry(error, attempt);
         this.options.onRetry?.({ error, attempt, delayMs });
         await this.sleep(delayMs);
       }
@@ -130,7 +149,8 @@ function errorOf(response: Response, text: string, method: string): ApiError {
   let code: ApiAnswer['code'];
   let retryable: boolean | undefined;
   try {
-    const body = ErrorBodySchema.safeParse(JSON.parse(text));
+    // A newer server may send a code this client does not know: read it as no code, keep the rest.
+    const body = ErrorBodySchema.extend({ code: z.string().optional() }).safeParse(JSON.parse(text));
     if (body.success) {
       message = body.data.error;
       code = knownCode(body.data.code);
@@ -144,12 +164,12 @@ function errorOf(response: Response, text: string, method: string): ApiError {
   return new ApiError(message, { status: response.status, code, retryable, retryAfterSeconds }, method);
 }
 
-/** Retry-After when the server sent one (capped at a minute), else exponential backoff with jitter. */
-function retryDelayMs(error: unknown, attempt: number): number {
+/** Retry-After when the server sent one (capped at a minute), else the back-off, with jitter. */
+function delayBeforeRetry(error: unknown, attempt: number): number {
   if (error instanceof ApiError && error.retryAfterSeconds !== undefined) {
     return Math.min(error.retryAfterSeconds, 60) * 1000;
   }
-  return Math.min(30_000, 500 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+  return retryDelayMs(attempt, { baseMs: 500, capMs: 30_000, jitter: true });
 }
 
 function networkReason(error: TypeError): string {

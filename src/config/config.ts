@@ -3,8 +3,15 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_OUTPUT_BUDGET, type OutputBudget } from '../write-policy/output-budget.js';
 import { ConfigError } from '../core/errors.js';
-import type { ModelProviders } from '../models/models.js';
+import { modelSpecProblem } from '../core/model-spec.js';
+import { modelProvidersFrom, type ModelProviders } from '../models/models.js';
 import { enterpriseHosts, GITHUB_COM, type GitHubHosts } from '../github/hosts.js';
+
+/** A model setting, refused with the sentence every place that names a model uses. */
+const modelSetting = z.string().superRefine((value, context) => {
+  const problem = modelSpecProblem(value);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
 
 /**
  * All of docwright's settings, read once at the edge (the CLI) from the environment and flags.
@@ -14,10 +21,7 @@ export const EnvSchema = z.object({
   DOCWRIGHT_DATA_DIR: z.string().min(1).default('.docwright'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).optional(),
-  DOCWRIGHT_MODEL: z
-    .string()
-    .regex(/^(builtin|openai:.+|anthropic:.+)$/, 'must be builtin, openai:<model> or anthropic:<model>')
-    .default('builtin'),
+  DOCWRIGHT_MODEL: modelSetting.default('builtin'),
   DOCWRIGHT_EMBEDDING_MODEL: z
     .string()
     .regex(
@@ -45,6 +49,8 @@ export const EnvSchema = z.object({
   // How long a reader waits for the assistant's model to say anything before the answer ends in error.
   DOCWRIGHT_ANSWER_IDLE_SECONDS: z.coerce.number().min(1).max(600).default(30),
   DOCWRIGHT_JOB_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
+  // Unset: readers' threads and their feedback are kept until their project is removed.
+  DOCWRIGHT_THREAD_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   DOCWRIGHT_PUBLIC_URL: z.url().optional(),
   DOCWRIGHT_ASSISTANT_KEY_MONTHLY_LIMIT: z.coerce.number().int().min(1).default(10_000),
   DOCWRIGHT_ASSISTANT_ORG_HOURLY_LIMIT: z.coerce.number().int().min(1).default(10_000),
@@ -68,9 +74,23 @@ export const EnvSchema = z.object({
     .default(25 * 1024 * 1024),
   DOCWRIGHT_METRICS: z.enum(['true', 'false', '1', '0']).default('false'),
   DOCWRIGHT_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // The model providers' endpoints and credentials, under the names their SDKs document.
+  DOCWRIGHT_MODEL_BASE_URL: z.url().optional(),
+  DOCWRIGHT_MODEL_API_KEY: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
+  AWS_REGION: z.string().optional(),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  AWS_SESSION_TOKEN: z.string().optional(),
+  AWS_BEARER_TOKEN_BEDROCK: z.string().optional(),
+  GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
+  GOOGLE_VERTEX_PROJECT: z.string().optional(),
+  GOOGLE_VERTEX_LOCATION: z.string().optional(),
+  GOOGLE_VERTEX_API_KEY: z.string().optional(),
+  AZURE_RESOURCE_NAME: z.string().optional(),
+  AZURE_API_KEY: z.string().optional(),
   // The GitHub App (Probot reads the same names) and token mode.
   APP_ID: z.coerce.number().int().positive().optional(),
   PRIVATE_KEY: z.string().optional(),
@@ -92,7 +112,7 @@ export interface Config {
   dataDir: string;
   port: number;
   host: string | undefined;
-  /** The model for new jobs unless a project overrides it: `builtin`, `openai:<m>`, `anthropic:<m>`. */
+  /** The model for new jobs unless a project overrides it: `builtin` or `<provider>:<model>`. */
   model: string;
   /**
    * Embedding model for hybrid retrieval: `openai:<model>`, or `local:<folder or hub id>` run in
@@ -112,6 +132,8 @@ export interface Config {
   answerIdleMs: number;
   /** Job creations, and separately follow-up messages, per project per hour. */
   jobRateLimit: number;
+  /** Days readers' threads, messages and feedback are kept; undefined: kept until their project goes. */
+  threadDays: number | undefined;
   /** The address printed for people and links; defaults to http://localhost:PORT. */
   publicUrl: string;
   /** Assistant uses per key per month, per organization (project) per hour, per IP per day. */
@@ -183,6 +205,7 @@ export function loadConfig(
     runTimeMs: Math.round(values.DOCWRIGHT_RUN_MINUTES * 60_000),
     answerIdleMs: Math.round(values.DOCWRIGHT_ANSWER_IDLE_SECONDS * 1000),
     jobRateLimit: values.DOCWRIGHT_JOB_RATE_LIMIT,
+    threadDays: values.DOCWRIGHT_THREAD_DAYS,
     publicUrl: (values.DOCWRIGHT_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     assistantLimits: {
       keyPerMonth: values.DOCWRIGHT_ASSISTANT_KEY_MONTHLY_LIMIT,
@@ -197,10 +220,7 @@ export function loadConfig(
     trustProxy: values.DOCWRIGHT_TRUST_PROXY === 'true' || values.DOCWRIGHT_TRUST_PROXY === '1',
     maxBodyBytes: values.DOCWRIGHT_MAX_BODY_BYTES,
     metrics: metricsConfig(values),
-    providers: {
-      openai: { apiKey: values.OPENAI_API_KEY, baseUrl: values.OPENAI_BASE_URL },
-      anthropic: { apiKey: values.ANTHROPIC_API_KEY },
-    },
+    providers: modelProvidersFrom(values),
     github: githubConfig(values),
   };
 }

@@ -5,7 +5,7 @@
  * at the server's edge (src/server/errors.ts), and the worker asks `retryable`, nothing else.
  */
 /** Every code an error of ours can carry, on the wire too (`{ "error", "code", "retryable" }`). */
-const ERROR_CODES = [
+export const ERROR_CODES = [
   'invalid_request',
   'invalid_json',
   'invalid_webhook',
@@ -31,12 +31,17 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return (ERROR_CODES as readonly unknown[]).includes(value);
 }
 
-/** Codes that describe a passing condition (contention, a limit, an outage) rather than a wrong request. */
+/**
+ * Codes that describe a passing condition (contention, a limit, an outage) rather than a wrong
+ * request, and `internal_error`: a failure nobody understood may pass as well, and is treated as
+ * any unknown error is (`isRetryable`), on the wire and in a job run alike.
+ */
 const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set([
   'conflict',
   'rate_limited',
   'unavailable',
   'storage_full',
+  'internal_error',
 ]);
 
 export interface DocwrightErrorOptions {

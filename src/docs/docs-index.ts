@@ -402,6 +402,16 @@ export class DocsIndex {
     return this.relevance.unheldShare(queryConcepts(query), language);
   }
 
+  /**
+   * The searchable words of `query` that no page holds (nor a synonym of them), in the default
+   * language: what a question asks about that the docs never name.
+   */
+  unknownWords(query: string): string[] {
+    return this.relevance
+      .unheld(queryConcepts(query), this.site.defaultLanguage)
+      .map((concept) => concept.term);
+  }
+
   /** Every section's id and text (page title, headings, body), to embed them. */
   sectionTexts(): { id: number; text: string }[] {
     return this.statements.sectionTexts().map(({ id, text }) => ({ id, text }));

@@ -13,3 +13,5 @@ export type { DocsSiteFiles } from './site-files.js';
 export { SITE_CONFIG_FILES } from './site/frameworks.js';
 export { oldVersionFolders } from './site/versions.js';
 export type { SearchFilter, SearchHit } from './types.js';
+export { findReaderPage, readerPages } from './reader-pages.js';
+export type { ReaderPage, ReaderSite } from './reader-pages.js';

@@ -86,10 +86,14 @@ export class RelevanceMeter {
   /** The share (0-1) of `concepts` no page of `language` holds, words of the reader's address aside. */
   unheldShare(concepts: readonly QueryConcept[], language: string): number {
     const counted = concepts.filter((concept) => !concept.placeholder);
-    const unheld = counted.filter(
-      (concept) => this.info(conceptExpression(concept), language).pages.size === 0,
+    return counted.length === 0 ? 0 : this.unheld(counted, language).length / counted.length;
+  }
+
+  /** The concepts no page of `language` holds, words of the reader's address aside. */
+  unheld(concepts: readonly QueryConcept[], language: string): QueryConcept[] {
+    return concepts.filter(
+      (concept) => !concept.placeholder && this.info(conceptExpression(concept), language).pages.size === 0,
     );
-    return counted.length === 0 ? 0 : unheld.length / counted.length;
   }
 
   /** The page of a section. */

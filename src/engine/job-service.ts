@@ -61,6 +61,23 @@ export class JobService {
     return toJob(row);
   }
 
+  /**
+   * Refuses what `create` would refuse (a project that does not exist or is disabled) before
+   * anything is counted against the project's quota.
+   */
+  async admitCreate(projectId: string): Promise<void> {
+    await this.project(projectId);
+  }
+
+  /**
+   * Refuses what `message` would refuse (no such project or job, an archived job) before anything
+   * is counted against the project's quota: a flood of refused follow-ups must not spend it.
+   */
+  async admitMessage(projectId: string, id: string): Promise<void> {
+    await this.project(projectId);
+    await this.options.store.jobs.checkMessage(projectId, id);
+  }
+
   /** Archives the job; a run of it stops within seconds (at once in this process), committing nothing. */
   async archive(projectId: string, id: string): Promise<Job> {
     const job = toJob(await this.options.store.jobs.archive(projectId, id, this.now()));

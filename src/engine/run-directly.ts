@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClaimedJob, ProjectRow, RunOutcome } from '../store/index.js';
 import { runJob, type RunDependencies } from './run-job.js';
-import { failureSentence, mayRetry, retryDelayMs } from './run-retries.js';
+import { retryDelayMs } from '../core/backoff.js';
+import { failureSentence, mayRetry } from './run-retries.js';
 
 export interface DirectRunOptions extends Omit<RunDependencies, 'runFiles'> {
   /** Attempts before the job fails (default as the worker's). */
@@ -47,7 +48,7 @@ export async function runJobDirectly(
         options.logger.warn({ err: error, job: claimed.job.id }, 'run failed');
         return { handledMessageIds, reply: `The job failed: ${reason}`, error: reason };
       }
-      const delayMs = retryDelayMs(attempts, options.backoffBaseMs);
+      const delayMs = retryDelayMs(attempts, { baseMs: options.backoffBaseMs });
       options.onRetry?.({ attempt: attempts, delayMs, error });
       await sleep(delayMs, undefined, { signal });
     }

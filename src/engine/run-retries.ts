@@ -18,11 +18,6 @@ export function mayRetry(error: unknown, attempts: number, maxAttempts = DEFAULT
   return attempts < limit;
 }
 
-/** The delay before attempt `attempts + 1`: doubled for each attempt, up to a minute. */
-export function retryDelayMs(attempts: number, baseMs = 1000): number {
-  return Math.min(60_000, baseMs * 2 ** (attempts - 1));
-}
-
 /** The sentence a failed job shows: ours are written for people; others keep their message, redacted. */
 export function failureSentence(error: unknown): string {
   if (DocwrightError.isInstance(error)) return error.message;

@@ -4,7 +4,8 @@ import { randomString } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { ClaimedJob, Store } from '../store/index.js';
 import { runJob, type RunDependencies } from './run-job.js';
-import { DEFAULT_MAX_ATTEMPTS, failureSentence, mayRetry, retryDelayMs } from './run-retries.js';
+import { retryDelayMs } from '../core/backoff.js';
+import { DEFAULT_MAX_ATTEMPTS, failureSentence, mayRetry } from './run-retries.js';
 
 export interface WorkerOptions extends Omit<RunDependencies, 'runFiles'> {
   store: Store;
@@ -192,7 +193,7 @@ export class Worker {
         if (this.stopping) await store.release(job.id, this.id);
         logger.warn({ reason: String(signal.reason) }, 'run interrupted');
       } else if (mayRetry(error, job.attempts, this.options.maxAttempts)) {
-        const delayMs = retryDelayMs(job.attempts, this.options.backoffBaseMs);
+        const delayMs = retryDelayMs(job.attempts, { baseMs: this.options.backoffBaseMs });
         logger.warn({ err: error, retryInMs: delayMs }, 'run hit a transient error; retrying');
         this.options.onRetry?.(report());
         await store.releaseForRetry(job.id, this.id, delayMs);

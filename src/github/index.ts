@@ -21,3 +21,12 @@ export { StatusCommentWriter } from './status-comment-writer.js';
 export type { GitHubApi, GitHubUser, Thread } from './types.js';
 export { finishedJobView, latestReply } from './job-status-view.js';
 export { trustBotsAndPermitted } from './trust.js';
+export {
+  GAPS_ISSUE_TITLE,
+  gapsIssueMarker,
+  isGapsIssueBody,
+  mayBeFillInstruction,
+  parseGapsInstruction,
+  renderGapsIssue,
+  type GapsInstruction,
+} from './gaps-issue.js';

@@ -8,6 +8,8 @@ import {
   unknownFrameworkMessage,
   type DeclaredDocsFramework,
 } from '../core/docs-frameworks.js';
+import { modelSpecProblem } from '../core/model-spec.js';
+import { GapsQuerySchema } from '../protocol/feedback.js';
 import { DEFAULT_COMMAND, parseAllowedBots, PERMISSION_LEVELS, type AllowedBots } from './index.js';
 import type { PermissionLevel } from './index.js';
 
@@ -53,7 +55,10 @@ const SettingsSchema = z
     allowed_bots: botList.default(''),
     model: z
       .string()
-      .regex(/^(builtin|openai:.+|anthropic:.+)$/, 'must be builtin, openai:<model> or anthropic:<model>')
+      .superRefine((value, context) => {
+        const problem = modelSpecProblem(value);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
       .optional(),
     branch_prefix: z
       .string()
@@ -70,6 +75,17 @@ const SettingsSchema = z
       })
       .strict()
       .default({ on_merge: false, check: false }),
+    gaps: z
+      .object({
+        issue: z.boolean().default(false),
+        // The period of the report, as `?since=` of the gaps route reads it.
+        since: GapsQuerySchema.shape.since,
+        site_url: z
+          .url({ protocol: /^https?$/, error: 'must be the http(s) address of the docs site' })
+          .optional(),
+      })
+      .strict()
+      .default({ issue: false, since: '30d' }),
   })
   .strict();
 
@@ -110,6 +126,14 @@ export interface RepositorySettings {
     onMerge: boolean;
     /** Every code pull request gets a check run listing the docs pages it makes stale. */
     check: boolean;
+  };
+  /** The "Docs gaps" issue the App keeps current from readers' unanswered questions. */
+  gaps: {
+    issue: boolean;
+    /** The period of the report: `30d`, `12h`. */
+    since: string;
+    /** The docs site's address, which the closest pages' paths are links under; null: paths only. */
+    siteUrl: string | null;
   };
 }
 
@@ -158,6 +182,11 @@ export function parseSettings(raw: unknown): RepositorySettings {
       docsRepository: values.sync.docs_repository ?? null,
       onMerge: values.sync.on_merge,
       check: values.sync.check,
+    },
+    gaps: {
+      issue: values.gaps.issue,
+      since: values.gaps.since,
+      siteUrl: values.gaps.site_url ?? null,
     },
   };
 }

@@ -1,34 +1,22 @@
 import path from 'node:path';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import { ConfigError } from '../core/errors.js';
+import { parseModelSpec } from '../core/model-spec.js';
+import { lazyLanguageModel, missingProviderSettings } from './language-models.js';
 import {
   loadLocalEmbeddingModel,
   type LocalModelOptions,
   type LocalModelSource,
 } from './local-embeddings/load-local-model.js';
+import type { ModelProviders } from './provider-settings.js';
 
-/** Model providers' credentials, handed to the AI SDK providers (read by `loadConfig`). */
-export interface ModelProviders {
-  openai: { apiKey?: string | undefined; baseUrl?: string | undefined };
-  anthropic: { apiKey?: string | undefined };
-}
-
-/** A model setting: `builtin`, `openai:<model>` or `anthropic:<model>`. */
-export type ModelSpec = { provider: 'builtin' } | { provider: 'openai' | 'anthropic'; modelId: string };
-
-export function parseModelSpec(spec: string): ModelSpec {
-  if (spec === 'builtin') return { provider: 'builtin' };
-  const match = /^(openai|anthropic):(.+)$/.exec(spec);
-  if (!match?.[1] || !match[2])
-    throw new Error(`Unknown model "${spec}": use builtin, openai:<model> or anthropic:<model>`);
-  return { provider: match[1] as 'openai' | 'anthropic', modelId: match[2] };
-}
+export { parseModelSpec } from '../core/model-spec.js';
+export { modelProvidersFrom, providerSecrets, type ModelProviders } from './provider-settings.js';
 
 /**
- * The AI SDK language model for a spec, or null for `builtin`. OpenAI models go through the Chat
- * Completions API, which OpenAI-compatible servers (Ollama, vLLM, LM Studio) speak too.
+ * The AI SDK language model for a spec, or null for `builtin`. A spec that cannot work (an unknown
+ * provider, a missing credential) throws a sentence naming what to set, before anything is sent;
+ * the provider's package is imported on the model's first call.
  */
 export function languageModel(
   spec: string,
@@ -37,17 +25,9 @@ export function languageModel(
 ): LanguageModel | null {
   const parsed = parseModelSpec(spec);
   if (parsed.provider === 'builtin') return null;
-  if (parsed.provider === 'openai') {
-    const { apiKey, baseUrl } = providers.openai;
-    if (!apiKey && !baseUrl)
-      throw new Error(`${spec} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)`);
-    // Compatible servers often need no key; the SDK insists on one, so send a placeholder to them.
-    return createOpenAI({ apiKey: apiKey ?? 'not-needed', baseURL: baseUrl, fetch: fetchImpl }).chat(
-      parsed.modelId,
-    );
-  }
-  if (!providers.anthropic.apiKey) throw new Error(`${spec} needs ANTHROPIC_API_KEY`);
-  return createAnthropic({ apiKey: providers.anthropic.apiKey, fetch: fetchImpl })(parsed.modelId);
+  const missing = missingProviderSettings(spec, parsed.provider, providers);
+  if (missing) throw new ConfigError(missing);
+  return lazyLanguageModel(parsed.provider, parsed.modelId, providers, fetchImpl);
 }
 
 /** An embedding model setting: `openai:<model>`, or `local:<folder or hub id>` run in this process. */
@@ -102,6 +82,7 @@ export async function embeddingModel(
   const { apiKey, baseUrl } = providers.openai;
   if (!apiKey && !baseUrl)
     throw new Error(`${spec} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)`);
+  const { createOpenAI } = await import('@ai-sdk/openai');
   return createOpenAI({ apiKey: apiKey ?? 'not-needed', baseURL: baseUrl, fetch: options.fetch }).embedding(
     parsed.modelId,
   );

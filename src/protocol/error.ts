@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { ERROR_CODES } from '../core/errors.js';
 
 /** Every error response: `{ error, code, retryable }`. */
 export const ErrorBodySchema = z
   .object({
     error: z.string().describe('What went wrong, in words; names the offending field on 400.'),
-    code: z.string().optional().describe('A stable machine-readable code.'),
+    code: z.enum(ERROR_CODES).optional().describe('A stable machine-readable code.'),
     retryable: z
       .boolean()
       .optional()

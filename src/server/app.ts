@@ -5,9 +5,11 @@ import type { JobService } from '../engine/job-service.js';
 import { DocwrightError, notFound } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/index.js';
-import { agentRoutes } from './agent-routes.js';
+import { agentRoutes, type RefreshGapsIssue } from './agent-routes.js';
 import { assistantRoutes } from './assistant-routes.js';
 import { errorResponse } from './errors.js';
+import { llmsRoutes } from './llms-routes.js';
+import { mcpRoutes } from './mcp-routes.js';
 import { metricsRoute, type MetricsEndpoint } from './metrics-route.js';
 import { openApiDocument } from './openapi.js';
 import { webRoutes } from './web-routes.js';
@@ -26,6 +28,8 @@ export interface AppDependencies {
   /** `/metrics`, when turned on. */
   metrics?: MetricsEndpoint | null;
   version?: string;
+  /** `POST /v2/agent/{projectId}/gaps/issue`: the GitHub App's refresh; null without GitHub. */
+  refreshGapsIssue?: RefreshGapsIssue | null;
 }
 
 /** Largest request body accepted when the configuration does not say (413 above it). */
@@ -64,6 +68,8 @@ export function createApp(deps: AppDependencies): Hono {
   if (deps.metrics) app.route('/', metricsRoute(deps.metrics));
   app.route('/v2/agent/:projectId', agentRoutes(deps));
   app.route('/discovery', assistantRoutes({ ...deps, metrics: deps.metrics?.metrics ?? null }));
+  app.route('/mcp', mcpRoutes({ ...deps, metrics: deps.metrics?.metrics ?? null }));
+  app.route('/llms', llmsRoutes(deps));
   app.route('/', webRoutes());
 
   app.notFound((c) => notFoundOrWrongMethod(app, c, deps.logger));

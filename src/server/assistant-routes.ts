@@ -11,8 +11,9 @@ import { forbidden, notFound } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { AssistantRequestV1Schema, AssistantRequestV2Schema, conversationOf } from '../protocol/assistant.js';
-import type { ProjectRow, Store } from '../store/index.js';
+import type { ApiKeyRow, ProjectRow, Store } from '../store/index.js';
 import { sendAnswer } from './answer-response.js';
+import { limitFeedbackBody, rateAnswer } from './feedback-route.js';
 import { requireKey, type AuthVariables } from './auth.js';
 import type { RateLimitHeaders, RateLimits } from './rate-limits.js';
 import { readJson } from './request-body.js';
@@ -33,38 +34,45 @@ const V1_DEPRECATED_AT = `@${Date.UTC(2026, 0, 1) / 1000}`;
 export function assistantRoutes(deps: AssistantRouteDependencies) {
   const app = new Hono<{ Variables: AuthVariables & { project: ProjectRow | undefined } }>();
   const path = '/:version{v[12]}/assistant/:domain/message';
-  // The domain's project is read once per request: CORS needs its origins, the handler the rest.
-  app.use(path, async (c, next) => {
-    c.set('project', await deps.store.projects.getByDomain(c.req.param('domain') ?? ''));
-    await next();
+  const feedbackPath = '/v2/assistant/:domain/feedback';
+  // Feedback comes from the same readers' browsers as the questions: same origins, keys and limits.
+  for (const route of [path, feedbackPath]) guard(route);
+  app.use(feedbackPath, limitFeedbackBody);
+  app.post(feedbackPath, async (c) => {
+    const project = siteOf(c.get('project'), c.get('apiKey'), c.req.param('domain'));
+    return rateAnswer(c, project, deps.store, () => consumeLimits(deps, c, project, c.get('apiKey').id));
   });
-  app.use(
-    path,
-    cors({
-      origin: (origin, c) => allowedOrigin(c.get('project') as ProjectRow | undefined, origin),
-      allowMethods: ['POST', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type'],
-      exposeHeaders: [
-        'X-Thread-Id',
-        'Retry-After',
-        'RateLimit-Limit',
-        'RateLimit-Remaining',
-        'RateLimit-Reset',
-      ],
-      maxAge: 600,
-    }),
-  );
-  app.use(path, requireKey(deps.store, 'assistant'));
+
+  function guard(route: string) {
+    // The domain's project is read once per request: CORS needs its origins, the handler the rest.
+    app.use(route, async (c, next) => {
+      c.set('project', await deps.store.projects.getByDomain(c.req.param('domain') ?? ''));
+      await next();
+    });
+    app.use(
+      route,
+      cors({
+        origin: (origin, c) => allowedOrigin(c.get('project') as ProjectRow | undefined, origin),
+        allowMethods: ['POST', 'OPTIONS'],
+        allowHeaders: ['Authorization', 'Content-Type'],
+        exposeHeaders: [
+          'X-Thread-Id',
+          'Retry-After',
+          'RateLimit-Limit',
+          'RateLimit-Remaining',
+          'RateLimit-Reset',
+        ],
+        maxAge: 600,
+      }),
+    );
+    app.use(route, requireKey(deps.store, 'assistant'));
+  }
 
   app.post(path, async (c) => {
     const started = performance.now();
     const version = c.req.param('version') as 'v1' | 'v2';
     const domain = c.req.param('domain');
-    if (c.get('apiKey').domain !== domain)
-      throw forbidden(`This assistant key does not belong to the domain ${domain}`);
-    const project = c.get('project');
-    if (!project) throw notFound(`No documentation site answers for the domain ${domain}`);
-    if (project.disabled_at) throw forbidden(`The documentation site ${domain} is disabled`);
+    const project = siteOf(c.get('project'), c.get('apiKey'), domain);
     const schema: z.ZodType<
       z.infer<typeof AssistantRequestV2Schema> | z.infer<typeof AssistantRequestV1Schema>
     > = version === 'v1' ? AssistantRequestV1Schema : AssistantRequestV2Schema;
@@ -74,7 +82,7 @@ export function assistantRoutes(deps: AssistantRouteDependencies) {
     const prepared = await deps.assistant.respond(
       project,
       domain,
-      { ...request, conversation: conversationOf(request.messages) },
+      { ...request, conversation: conversationOf(request.messages), questionId: request.messages.at(-1)?.id },
       c.req.raw.signal,
     );
     const logger = deps.logger.child({ domain, thread: prepared.threadId });
@@ -110,7 +118,15 @@ export function assistantRoutes(deps: AssistantRouteDependencies) {
   return app;
 }
 
-function allowedOrigin(project: ProjectRow | undefined, origin: string): string | null {
+/** The project of the path's domain, when the key is that domain's and the site is on. */
+function siteOf(project: ProjectRow | undefined, key: ApiKeyRow, domain: string): ProjectRow {
+  if (key.domain !== domain) throw forbidden(`This assistant key does not belong to the domain ${domain}`);
+  if (!project) throw notFound(`No documentation site answers for the domain ${domain}`);
+  if (project.disabled_at) throw forbidden(`The documentation site ${domain} is disabled`);
+  return project;
+}
+
+export function allowedOrigin(project: ProjectRow | undefined, origin: string): string | null {
   const allowed =
     project?.allowed_origins
       ?.split(',')
@@ -121,7 +137,7 @@ function allowedOrigin(project: ProjectRow | undefined, origin: string): string 
 }
 
 /** The contract's assistant limits: per key per month, per organization (project) per hour, per client address per day. */
-async function consumeLimits(
+export async function consumeLimits(
   deps: AssistantRouteDependencies,
   c: Context,
   project: ProjectRow,

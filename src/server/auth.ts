@@ -16,6 +16,24 @@ function bearerToken(header: string | undefined): string {
 }
 
 /**
+ * The key an `Authorization: Bearer <key>` header carries, as stored, of either kind; 401 when the
+ * header is missing or malformed or the key unknown (or revoked). The MCP server takes both kinds.
+ */
+export async function keyOfRequest(store: Store, header: string | undefined): Promise<ApiKeyRow> {
+  const key = bearerToken(header);
+  if (!keyKind(key)) throw unauthorized('Unknown API key');
+  return storedKey(store, key);
+}
+
+/** The stored key, found by its hash and the hashes compared in constant time; 401 when unknown. */
+async function storedKey(store: Store, key: string): Promise<ApiKeyRow> {
+  const hash = hashKey(key);
+  const row = await store.keys.findByHash(hash);
+  if (!row || !hashesEqual(row.hash, hash)) throw unauthorized('Unknown API key');
+  return row;
+}
+
+/**
  * The agent endpoints take an admin key (`svc_`) of the project in the path. Keys are
  * found by their SHA-256 hash and the hashes compared in constant time.
  */
@@ -31,9 +49,7 @@ export function requireKey(store: Store, kind: KeyKind): MiddlewareHandler<{ Var
           : 'Admin keys cannot call the assistant endpoints; use an assistant key (svc_dsc_)',
       );
     }
-    const hash = hashKey(key);
-    const row = await store.keys.findByHash(hash);
-    if (!row || !hashesEqual(row.hash, hash)) throw unauthorized('Unknown API key');
+    const row = await storedKey(store, key);
     const projectId = c.req.param('projectId');
     if (kind === 'admin' && projectId !== undefined && row.project_id !== projectId) {
       throw forbidden(`This key does not belong to project ${projectId}`);

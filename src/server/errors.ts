@@ -36,6 +36,7 @@ export function errorResponse(thrown: unknown, c: Context, logger: Logger): Resp
     return c.json(body, error.status);
   }
   logger.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
-  const body: ErrorBody = { error: 'Internal server error', code: 'internal_error', retryable: true };
+  const unknown = new DocwrightError('internal_error', 'Internal server error');
+  const body: ErrorBody = { error: unknown.message, code: unknown.code, retryable: unknown.retryable };
   return c.json(body, 500);
 }

@@ -8,6 +8,14 @@ import {
 } from '../protocol/agent-job.js';
 import { AssistantRequestV1Schema, AssistantRequestV2Schema } from '../protocol/assistant.js';
 import { ErrorBodySchema } from '../protocol/error.js';
+import {
+  FeedbackBodySchema,
+  FeedbackSchema,
+  GapSchema,
+  GapsIssueSchema,
+  GapsReportSchema,
+  PageReportSchema,
+} from '../protocol/feedback.js';
 
 /** Every schema a reference can point at: each becomes a component, so no `$defs` are left over. */
 const schemas = {
@@ -19,6 +27,12 @@ const schemas = {
   Error: ErrorBodySchema,
   AssistantRequestV2: AssistantRequestV2Schema,
   AssistantRequestV1: AssistantRequestV1Schema,
+  FeedbackBody: FeedbackBodySchema,
+  Feedback: FeedbackSchema,
+  Gap: GapSchema,
+  PageReport: PageReportSchema,
+  GapsReport: GapsReportSchema,
+  GapsIssue: GapsIssueSchema,
 };
 
 const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
@@ -32,7 +46,7 @@ const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid request: the message names the field',
   401: 'Missing or unknown API key',
   403: 'Key of the wrong kind or of another project',
-  404: 'No such job',
+  404: 'No such job (or thread, message or gap)',
   409: 'The job is archived',
   413: 'Body larger than the limit (1 MiB unless DOCWRIGHT_MAX_BODY_BYTES says otherwise)',
   429: 'Rate limit exceeded (Retry-After tells when to retry)',
@@ -41,6 +55,12 @@ const ERROR_TEXT: Record<number, string> = {
 const projectId = { name: 'projectId', in: 'path', required: true, schema: { type: 'string' } };
 const jobId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const promptBody = { required: true, content: json('PromptBody') };
+const since = {
+  name: 'since',
+  in: 'query',
+  description: 'How far back to read: days or hours, like 30d or 12h',
+  schema: { type: 'string', default: '30d' },
+};
 
 /** The OpenAPI 3.1 document of the agent API, generated from the same zod schemas the server validates with. */
 export function openApiDocument(version = '0.1.0') {
@@ -112,6 +132,62 @@ export function openApiDocument(version = '0.1.0') {
           responses: {
             '200': { description: 'A page of jobs', content: json('JobList') },
             ...errors(400, 401, 403),
+          },
+        },
+      },
+      '/v2/agent/{projectId}/gaps': {
+        get: {
+          summary: "The gaps report: readers' questions the docs did not answer, grouped",
+          parameters: [projectId, since],
+          responses: {
+            '200': {
+              description: 'The gaps, most readers first, and the off-topic questions apart',
+              content: json('GapsReport'),
+            },
+            ...errors(400, 401, 403),
+          },
+        },
+      },
+      '/v2/agent/{projectId}/gaps/{gap}/job': {
+        post: {
+          summary: 'Create an agent job that fills a gap of the report',
+          description: "The job's prompt carries the gap's questions, readers' comments and closest pages.",
+          parameters: [
+            projectId,
+            { name: 'gap', in: 'path', required: true, schema: { type: 'string' } },
+            since,
+          ],
+          responses: {
+            '201': { description: 'The new job (active)', content: json('Job') },
+            ...errors(400, 401, 403, 404, 429),
+          },
+        },
+      },
+      '/v2/agent/{projectId}/gaps/issue': {
+        post: {
+          summary: 'Refresh the "Docs gaps" issue of a GitHub project',
+          description:
+            "What the weekly refresh does, now: opens the issue in the project's repository the first time, edits it afterwards. 409 when the server has no GitHub access or the repository's settings do not ask for the issue (`gaps: { issue: true }`).",
+          parameters: [projectId],
+          responses: {
+            '200': {
+              description: 'The issue, and whether this refresh opened it',
+              content: json('GapsIssue'),
+            },
+            ...errors(401, 403, 404, 409),
+          },
+        },
+      },
+      '/discovery/v2/assistant/{domain}/feedback': {
+        post: {
+          summary: 'Rate an answer of the documentation assistant',
+          description:
+            'Authorization: Bearer <assistant key, svc_dsc_…>. Answers CORS preflights. A second rating of the same answer replaces the first.',
+          parameters: [{ name: 'domain', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: json('FeedbackBody') },
+          responses: {
+            '200': { description: 'The rating as stored', content: json('Feedback') },
+            ...errors(400, 401, 403, 404, 413, 429),
           },
         },
       },

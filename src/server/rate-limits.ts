@@ -17,6 +17,11 @@ const SQLITE_UPSERT = `INSERT INTO ${RATE_LIMIT_TABLE} (key, points, expire)
     expire = CASE WHEN expire IS NULL OR expire > ? THEN expire ELSE excluded.expire END
   RETURNING points, expire`;
 
+/** One use given back, in the window still running; never below nothing. */
+const REFUND = `UPDATE ${RATE_LIMIT_TABLE} SET points = points - 1
+  WHERE key = ? AND points > 0 AND (expire IS NULL OR expire > ?)`;
+const POSTGRES_REFUND = REFUND.replace('key = ?', 'key = $1').replace('expire > ?', 'expire > $2');
+
 export interface RateLimitRule {
   points: number;
   durationSeconds: number;
@@ -121,9 +126,22 @@ export class RateLimits {
     }
   }
 
-  /** Gives back one use of `name` for `key` (a request refused after it was counted). */
+  /**
+   * Gives back one use of `name` for `key` (a request refused after it was counted), in the row it
+   * was counted in (on SQLite through the same write batch), never below nothing: the limiter's own
+   * reward adds negative points, so a refund that raced past its count would raise the quota.
+   */
   async refund(name: string, key: string): Promise<void> {
-    await this.entry(name).limiter.reward(key, 1);
+    const { limiter } = this.entry(name);
+    try {
+      if (this.database.dialect === 'sqlite')
+        await this.database.writes.run((prepare) => prepare(REFUND).run(limiter.getKey(key), Date.now()));
+      else await this.database.pool.query(POSTGRES_REFUND, [limiter.getKey(key), Date.now()]);
+      return;
+    } catch {
+      // The database cannot answer: the count went through the limiter's insurance, and so does this.
+    }
+    await limiter.reward(key, 1);
   }
 
   /** Uses of `name` counted for `key` in the current window. */

@@ -5,9 +5,10 @@ import { ExtractiveAnswerer } from '../assistant/answer/extractive.js';
 import { ModelAnswerer } from '../assistant/answer/model.js';
 import type { Answerer } from '../assistant/answer/types.js';
 import { Assistant } from '../assistant/assistant.js';
+import { readGap, readGaps } from '../assistant/gaps/index.js';
 import { DocsIndexes } from '../assistant/docs-indexes.js';
 import { SectionEmbedder } from '../assistant/embeddings.js';
-import { embeddingModel, languageModel } from '../models/models.js';
+import { embeddingModel, languageModel, providerSecrets } from '../models/models.js';
 import { createAgentResolver } from '../agent/registry.js';
 import {
   createGitHubAccess,
@@ -28,6 +29,8 @@ import { Metrics } from '../metrics/metrics.js';
 import { redactConfiguredSecrets } from '../core/redact.js';
 import { createApp } from '../server/app.js';
 import { RateLimits } from '../server/rate-limits.js';
+import { startThreadRetention } from './thread-retention.js';
+import { startWeekly } from './weekly.js';
 import { openDocsChanges, type DocsChanges } from '../store/docs-changes.js';
 import { openStore, type Store } from '../store/index.js';
 
@@ -40,6 +43,8 @@ export interface Service {
   worker: Worker;
   app: Hono;
   indexes: DocsIndexes;
+  /** The assistant: its retrieval and pages also serve the MCP server on stdio. */
+  assistant: Assistant;
   /** "A project's docs changed": publish it (a push, a run) and every replica's index is rebuilt. */
   docsChanges: DocsChanges;
   /** Prometheus metrics, when DOCWRIGHT_METRICS or DOCWRIGHT_METRICS_TOKEN turns them on. */
@@ -78,8 +83,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     config.github.webhookSecret,
     config.github.token,
     config.github.privateKey,
-    config.providers.openai.apiKey,
-    config.providers.anthropic.apiKey,
+    ...providerSecrets(config.providers),
     config.metrics?.token ?? undefined,
   ]);
   const logger =
@@ -167,6 +171,10 @@ export async function createService(config: Config, overrides: ServiceOverrides 
         jobs,
         logger,
         indexes: { invalidate: (projectId) => void docsChanges.publish(projectId) },
+        gaps: {
+          report: (projectId, since) => readGaps(store, projectId, since, overrides.now?.()),
+          gap: (projectId, gapId, since) => readGap(store, projectId, gapId, since, overrides.now?.()),
+        },
         ...(overrides.now ? { now: overrides.now } : {}),
       })
     : null;
@@ -177,6 +185,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     'assistant-key': { points: config.assistantLimits.keyPerMonth, durationSeconds: 30 * 24 * hour },
     'assistant-org': { points: config.assistantLimits.projectPerHour, durationSeconds: hour },
     'assistant-ip': { points: config.assistantLimits.ipPerDay, durationSeconds: 24 * hour },
+    // Reports on pages through the MCP server, per project: enough for readers, not for a flood.
+    'page-feedback': { points: 100, durationSeconds: hour },
   });
   const answererFor = overrides.answererFor ?? createAnswererResolver(config, logger);
   const assistant = new Assistant({
@@ -195,7 +205,18 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     trustProxy: config.trustProxy,
     maxBodyBytes: config.maxBodyBytes,
     metrics: metrics && config.metrics ? { metrics, token: config.metrics.token } : null,
+    refreshGapsIssue: github ? (project) => github.gapsIssues.refreshProject(project) : null,
   });
+  const stopRetention = config.threadDays
+    ? startThreadRetention({
+        store,
+        days: config.threadDays,
+        logger,
+        ...(overrides.now ? { now: overrides.now } : {}),
+      })
+    : undefined;
+  // Each repository that asks for it gets its "Docs gaps" issue refreshed once a week.
+  const stopGapsIssues = github ? startWeekly(() => github.gapsIssues.weekly()) : undefined;
   return {
     config,
     logger,
@@ -205,10 +226,13 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     worker,
     app,
     indexes,
+    assistant,
     docsChanges,
     metrics,
     github,
     async close() {
+      await stopRetention?.();
+      await stopGapsIssues?.();
       await worker.stop();
       await github?.watcher.stop();
       await docsChanges.close();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import pg from 'pg';
+import { retryDelayMs } from '../core/backoff.js';
 import type { Logger } from '../core/logger.js';
 import type { OpenDatabase, OpenPostgresDatabase } from './database.js';
 
@@ -124,7 +125,7 @@ class PostgresDocsChanges extends LocalDocsChanges {
     client.removeAllListeners('end');
     client.end().catch(() => undefined);
     this.failures += 1;
-    const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** (this.failures - 1));
+    const delay = retryDelayMs(this.failures, { baseMs: RECONNECT_MIN_MS, capMs: RECONNECT_MAX_MS });
     this.logger.warn({ err: error, retryInMs: delay }, 'listening for docs changes stopped; reconnecting');
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;

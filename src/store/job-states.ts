@@ -44,6 +44,11 @@ export function nextStatus(from: JobStatus, event: JobEvent): JobStatus | undefi
     ?.to;
 }
 
+/** Whether a job in `status` takes a follow-up message (an archived one takes none). */
+export function acceptsMessage(status: JobStatus): boolean {
+  return nextStatus(status, 'message') !== undefined;
+}
+
 /** The one status `event` leads to from wherever it applies (a message, an archive). */
 export function statusAfter(event: 'message' | 'archive'): JobStatus {
   const targets = new Set(JOB_TRANSITIONS.filter((t) => t.event === event).map((t) => t.to));

@@ -11,7 +11,7 @@ import { redactSecrets } from '../core/redact.js';
 import { compiledRead } from './compiled-read.js';
 import type { OpenDatabase } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
-import { nextStatus, runEnd, runnable, statusAfter, statusesAllowing } from './job-states.js';
+import { acceptsMessage, nextStatus, runEnd, runnable, statusAfter, statusesAllowing } from './job-states.js';
 import type { Database, JobMessageTable, JobTable } from './schema.js';
 import { rowInsert, type SqliteWriteBatch } from './write-batch.js';
 
@@ -312,6 +312,16 @@ export class JobStore {
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
   }
 
+  /**
+   * Refuses, with the error `addMessage` would throw, a message to a job that does not exist or takes
+   * none: callers ask first so that a refused message costs nothing they count.
+   */
+  async checkMessage(projectId: string, id: string): Promise<void> {
+    const job = await this.get(projectId, id);
+    if (!job) throw jobNotFound(projectId, id);
+    if (!acceptsMessage(job.status)) throw jobTakesNoMessage(id);
+  }
+
   /** Queues a follow-up: the job becomes active again; a running run finishes first (lease held). */
   async addMessage(projectId: string, id: string, prompt: string, now = new Date()): Promise<JobRow> {
     return this.db.transaction().execute(async (trx) => {
@@ -329,10 +339,8 @@ export class JobStore {
           .where('id', '=', id)
           .where('project_id', '=', projectId)
           .executeTakeFirst();
-        if (!existing) throw notFound(`Job ${id} not found in project ${projectId}`);
-        throw conflict(`Job ${id} is archived and takes no more messages; create a new job instead`, {
-          retryable: false,
-        });
+        if (!existing) throw jobNotFound(projectId, id);
+        throw jobTakesNoMessage(id);
       }
       await trx
         .insertInto('job_messages')
@@ -588,4 +596,14 @@ export class JobStore {
       .where('lease_owner', '=', owner)
       .execute();
   }
+}
+
+function jobNotFound(projectId: string, id: string) {
+  return notFound(`Job ${id} not found in project ${projectId}`);
+}
+
+function jobTakesNoMessage(id: string) {
+  return conflict(`Job ${id} is archived and takes no more messages; create a new job instead`, {
+    retryable: false,
+  });
 }

@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { autoIncrementKey, binaryType } from './dialect.js';
+import { pageFeedbackMigration } from './migration-0011-page-feedback.js';
+import { gapsIssuesMigration } from './migration-0012-gaps-issues.js';
 
 /**
  * Migrations live in code (not files found at run time) so the same list works from `lib/`, from
@@ -250,6 +252,63 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('projects').dropColumn('docs_framework').execute();
     },
   },
+  '0010_feedback': {
+    // Readers' ratings of answers, and what each answer rested on: the public id a client rates it
+    // by, whether it declined, how much of the question its best page held and named as its
+    // subject (per mille), the closest pages and the question's words no page holds. The gaps report reads these instead of searching the docs again, so it shows
+    // what readers were told then, not what today's docs would say.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('assistant_messages').addColumn('message_id', 'text').execute();
+      await db.schema.alterTable('assistant_messages').addColumn('outcome', 'text').execute();
+      await db.schema.alterTable('assistant_messages').addColumn('support', 'integer').execute();
+      await db.schema.alterTable('assistant_messages').addColumn('closest', 'text').execute();
+      await db.schema.alterTable('assistant_messages').addColumn('about', 'integer').execute();
+      await db.schema.alterTable('assistant_messages').addColumn('unknown_words', 'text').execute();
+      await db.schema
+        .createIndex('assistant_messages_by_message_id')
+        .on('assistant_messages')
+        .columns(['thread_id', 'message_id'])
+        .execute();
+      await db.schema
+        .createIndex('assistant_messages_by_time')
+        .on('assistant_messages')
+        .column('created_at')
+        .execute();
+      await db.schema
+        .createTable('feedback')
+        .addColumn('id', 'integer', autoIncrementKey(db))
+        .addColumn('project_id', 'text', (column) => column.notNull().references('projects.id'))
+        .addColumn('thread_id', 'text', (column) => column.notNull().references('assistant_threads.id'))
+        .addColumn('message_id', 'text', (column) => column.notNull())
+        .addColumn('rating', 'text', (column) => column.notNull())
+        .addColumn('comment', 'text')
+        .addColumn('fp', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('updated_at', 'text', (column) => column.notNull())
+        .execute();
+      // One rating per answer: a second one replaces the first.
+      await db.schema
+        .createIndex('feedback_by_message')
+        .unique()
+        .on('feedback')
+        .columns(['thread_id', 'message_id'])
+        .execute();
+      await db.schema
+        .createIndex('feedback_by_project')
+        .on('feedback')
+        .columns(['project_id', 'updated_at'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table if exists feedback`.execute(db);
+      await sql`drop index if exists assistant_messages_by_time`.execute(db);
+      await sql`drop index if exists assistant_messages_by_message_id`.execute(db);
+      for (const column of ['unknown_words', 'about', 'closest', 'support', 'outcome', 'message_id'])
+        await db.schema.alterTable('assistant_messages').dropColumn(column).execute();
+    },
+  },
+  '0011_page_feedback': pageFeedbackMigration,
+  '0012_gaps_issues': gapsIssuesMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

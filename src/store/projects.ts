@@ -146,7 +146,7 @@ export class ProjectStore {
 
   /**
    * Deletes a project and everything that belongs to it (jobs, their messages, runs and GitHub
-   * threads; keys; assistant threads; stored vectors) in one transaction; false when none had the id.
+   * threads; keys; assistant threads and readers' feedback; stored vectors) in one transaction; false when none had the id.
    */
   async remove(id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
@@ -156,6 +156,9 @@ export class ProjectStore {
       await trx.deleteFrom('job_run_files').where('job_id', 'in', jobs).execute();
       await trx.deleteFrom('job_threads').where('job_id', 'in', jobs).execute();
       await trx.deleteFrom('jobs').where('project_id', '=', id).execute();
+      await trx.deleteFrom('feedback').where('project_id', '=', id).execute();
+      await trx.deleteFrom('page_feedback').where('project_id', '=', id).execute();
+      await trx.deleteFrom('gaps_issues').where('project_id', '=', id).execute();
       await trx.deleteFrom('assistant_messages').where('thread_id', 'in', threads).execute();
       await trx.deleteFrom('assistant_threads').where('project_id', '=', id).execute();
       await trx.deleteFrom('api_keys').where('project_id', '=', id).execute();

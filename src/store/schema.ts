@@ -92,6 +92,45 @@ export interface AssistantMessageTable {
   /** JSON array of the sources cited by an assistant reply. */
   sources: string | null;
   created_at: string;
+  /** The id clients know the message by: the stream's `messageId` of a reply, the client's of a question. */
+  message_id: string | null;
+  /** Of a reply: `answered` or `declined` (the docs did not cover the question); null before it was recorded. */
+  outcome: 'answered' | 'declined' | null;
+  /** Of a reply: the share (per mille) of the question its best retrieved page held. */
+  support: number | null;
+  /** Of a reply: JSON array of the closest pages found, `{ url, title }`, best first. */
+  closest: string | null;
+  /** Of a reply: the same share counted in what the pages say they are about (titles, headings). */
+  about: number | null;
+  /** Of a reply: JSON array of the question's words no page of the docs holds. */
+  unknown_words: string | null;
+}
+
+/** A reader's rating of one answer; one per answer, a later rating replaces it. */
+export interface FeedbackTable {
+  id: Generated<number>;
+  project_id: string;
+  thread_id: string;
+  /** The rated reply's `message_id`. */
+  message_id: string;
+  rating: 'up' | 'down';
+  comment: string | null;
+  /** The thread's reader (`fp`), kept so the gaps report counts distinct readers. */
+  fp: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A report that a docs page is wrong or lacking, sent through the MCP server. */
+export interface PageFeedbackTable {
+  id: Generated<number>;
+  project_id: string;
+  /** The page as the report named it: its path or address. */
+  page_path: string;
+  problem: string;
+  /** Id of the key it came with; null on stdio. */
+  key_id: string | null;
+  created_at: string;
 }
 
 /** One GitHub thread (issue or pull request) that talks to a job, and its status comment there. */
@@ -139,6 +178,13 @@ interface SectionEmbeddingTable {
 }
 
 /** Webhook deliveries already handled, so a redelivery does nothing twice. */
+/** A project's "Docs gaps" issue and its weekly refresh. */
+export interface GapsIssueTable {
+  project_id: string;
+  issue_number: number | null;
+  refreshed_at: string | null;
+}
+
 interface WebhookDeliveryTable {
   id: string;
   event: string;
@@ -152,8 +198,11 @@ export interface Database {
   job_messages: JobMessageTable;
   assistant_threads: AssistantThreadTable;
   assistant_messages: AssistantMessageTable;
+  feedback: FeedbackTable;
+  page_feedback: PageFeedbackTable;
   job_threads: JobThreadTable;
   webhook_deliveries: WebhookDeliveryTable;
   job_run_files: JobRunFilesTable;
   section_embeddings: SectionEmbeddingTable;
+  gaps_issues: GapsIssueTable;
 }

@@ -8,7 +8,7 @@ import { renderPullRequestBody } from '../../github/pull-request-body.js';
 import type { Thread } from '../../github/index.js';
 import type { Job } from '../../protocol/agent-job.js';
 import { parseSyncPrompt } from '../../impact/sync-request.js';
-import type { JobMessageRow, JobRow, ProjectRow } from '../../store/index.js';
+import { acceptsMessage, type JobMessageRow, type JobRow, type ProjectRow } from '../../store/index.js';
 import { ActionError } from '../action-error.js';
 import { recoverJob, type RecoverOptions, type RunnerJob } from './recover-job.js';
 
@@ -86,7 +86,7 @@ export class RunnerJobs {
 
   async sendMessage(_projectId: string, id: string, prompt: string): Promise<Job> {
     const job = await this.find(id);
-    if (job.row.status === 'archived')
+    if (!acceptsMessage(job.row.status))
       throw conflict(`Job ${id} is archived (its pull request was closed), so it takes no more messages`, {
         retryable: false,
       });

@@ -29,7 +29,7 @@ export const INSTRUCTION_FORMS: ReadonlyArray<{ form: string; example: string }>
 /** The forms with their examples, and where free-form requests go instead. */
 export const FORMS_LIST = [
   `The built-in agent makes mechanical edits and understands these forms (several in one request, one per line or joined by \`; then\`):\n\n${INSTRUCTION_FORMS.map(({ form, example }) => `- ${form}: \`${example}\``).join('\n')}`,
-  'Free-form requests need a model: set `DOCWRIGHT_MODEL=openai:<model>` or `DOCWRIGHT_MODEL=anthropic:<model>`.',
+  "Free-form requests need a model: set `DOCWRIGHT_MODEL=openai:<model>`, `DOCWRIGHT_MODEL=anthropic:<model>` or another provider's model (bedrock, google, vertex, azure, ollama, openai-compatible).",
 ].join('\n\n');
 
 /** The reply to an instruction that matches none of the forms. */

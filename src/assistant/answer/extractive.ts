@@ -1,5 +1,16 @@
 import { queryTerms, type SearchHit } from '../../docs/index.js';
-import { openingFence } from '../../docs/page-syntax.js';
+import { answerForm, formBonus, isCommand, type AnswerForm } from './answer-form.js';
+import {
+  BLOCK_CHARS,
+  BLOCK_LINES,
+  clip,
+  codeShare,
+  leadWithAnswer,
+  leadsIn,
+  rowsAsked,
+  wholeList,
+  type ScoredUnit,
+} from './blocks.js';
 import { QuestionMeaning } from './question-meaning.js';
 import { textUnits, type TextUnit } from './sentences.js';
 import {
@@ -90,23 +101,22 @@ const FOLLOW_UP_RELEVANCE_THRESHOLD = 0.3;
  * common word.
  */
 const CITE_RELEVANCE_THRESHOLD = 0.15;
+/** Weight of the question's words in the heading of the section a unit is in. */
+const HEADING_WEIGHT = 0.6;
+/** Share of the question a heading must name to count (see `unitsOf`). */
+const HEADING_SHARE = 0.5;
 /** Characters of prose in one answer (code blocks come on top). */
 const PROSE_BUDGET = 1100;
 /** Longest sentence quoted only because it follows a chosen one in its paragraph. */
 const NEXT_SENTENCE_LENGTH = 240;
 /** Passages quoted; further cited pages are listed by title. */
 const QUOTED_PASSAGES = 3;
-/** Lines of a code block quoted when a section is mostly code. */
-const MAX_CODE_LINES = 24;
+/** Items of an unordered list quoted with the one chosen. */
+const SIBLINGS = 6;
 const PROCEDURAL =
   /\b(how|install|configure|set ?up|setup|command|example|run|create|add|enable|use|code)\b/i;
 /** A reader asking to see something again. */
 const REPEAT = /\b(again|repeat|remind me|once more)\b/i;
-
-interface ScoredUnit extends TextUnit {
-  index: number;
-  score: number;
-}
 
 interface Excerpt {
   passage: SearchHit;
@@ -185,7 +195,7 @@ export class ExtractiveAnswerer implements Answerer {
     const cited = passages.filter(
       (passage, rank) => rank === 0 || passage.relevance >= CITE_RELEVANCE_THRESHOLD,
     );
-    const excerpts = selectExcerpts(cited, meaning, PROCEDURAL.test(question), shown);
+    const excerpts = selectExcerpts(cited, meaning, PROCEDURAL.test(question), shown, answerForm(question));
     const sources = sourcesOf(excerpts.map((excerpt) => excerpt.passage));
     return { sources, text: toAsync(lineDeltas(compose(excerpts, sources))) };
   }
@@ -247,10 +257,49 @@ function distinctPages(passages: SearchHit[]): SearchHit[] {
   const pages = new Map<string, SearchHit>();
   for (const passage of passages) {
     const page = pages.get(passage.urlPath);
-    if (page) page.body = `${page.body}\n\n${passage.body}`;
-    else pages.set(passage.urlPath, { ...passage });
+    const section = { heading: passage.heading, body: passage.body };
+    if (page) {
+      page.body = `${page.body}\n\n${passage.body}`;
+      sectionsOf.get(page)?.push(section);
+    } else {
+      const copy = { ...passage };
+      pages.set(passage.urlPath, copy);
+      sectionsOf.set(copy, [section]);
+    }
   }
   return [...pages.values()];
+}
+
+/** The sections a page's joined passage is made of, each with its heading. */
+const sectionsOf = new WeakMap<SearchHit, { heading: string; body: string }[]>();
+
+/**
+ * A page's text units, each with how much of the question its section's heading names: the
+ * section headed "Inputs" answers "what inputs does the action take" with its table, whose cells
+ * repeat none of the question's words.
+ */
+function unitsOf(
+  passage: SearchHit,
+  meaning: QuestionMeaning,
+): (TextUnit & { headed: number; heading: string })[] {
+  const sections = sectionsOf.get(passage) ?? [{ heading: passage.heading, body: passage.body }];
+  let blocks = 0;
+  return sections.flatMap(({ heading, body }) => {
+    // A heading naming one word of a longer question ("docwright job create" for "how many files
+    // can one job change") says little about what its section answers.
+    const named = heading === '' ? 0 : meaning.score(heading, new Set());
+    const headed = named >= HEADING_SHARE * meaning.ownWeight ? named : 0;
+    // The block right under the heading is what the heading announces; the rest of the section
+    // is less sure to be.
+    const units = textUnits(body).map((unit) => ({
+      ...unit,
+      block: unit.block + blocks,
+      headed: unit.block === 0 ? headed : headed / 2,
+      heading,
+    }));
+    blocks += (units.at(-1)?.block ?? blocks) - blocks + 1;
+    return units;
+  });
 }
 
 function selectExcerpts(
@@ -258,43 +307,55 @@ function selectExcerpts(
   meaning: QuestionMeaning,
   procedural: boolean,
   shown: string,
+  form: AnswerForm,
 ): Excerpt[] {
   let budget = PROSE_BUDGET;
   return passages.map((passage, rank) => {
     if (rank >= QUOTED_PASSAGES || budget <= 0) return { passage, units: [] };
     const context = meaning.contextOf(`${passage.pageTitle} ${passage.headings.join(' ')}`);
-    const scored = textUnits(passage.body).map(({ kind, text, block }, index) => ({
-      kind,
-      text,
-      block,
-      index,
-      score: meaning.score(text, context) - (kind === 'code' ? 0.25 : 0),
-    }));
+    const scored = unitsOf(passage, meaning).map(({ headed, ...whole }, index) => {
+      const unit = whole.kind === 'table' ? rowsAsked(whole, meaning, context) : whole;
+      // Under a heading that names the question, a unit answers it even without its words.
+      const score = meaning.score(unit.text, context) + HEADING_WEIGHT * headed;
+      // Code quotes less well than prose, except the command a question about a command asks for.
+      const code = unit.kind === 'code' && !(form === 'command' && isCommand(unit)) ? 0.25 : 0;
+      return { ...unit, index, score: score + formBonus(unit, form, score) - code };
+    });
     // A unit holding every word of the newest question answers it, even if an earlier answer
     // showed it: the reader asks again about what it says ("which Node version do I need?").
     const units = scored.filter(
       (unit) => shown === '' || !shown.includes(normalize(unit.text)) || meaning.answeredBy(unit.text),
     );
-    const chosen = chooseUnits(units, rank === 0 ? 3 : 2, procedural, budget);
+    const chosen = leadWithAnswer(chooseUnits(units, rank === 0 ? 3 : 2, procedural, budget, form));
     budget -= chosen.filter((unit) => unit.kind !== 'code').reduce((sum, unit) => sum + unit.text.length, 0);
     return { passage, units: chosen };
   });
 }
 
-function chooseUnits(units: ScoredUnit[], count: number, procedural: boolean, budget: number): ScoredUnit[] {
-  const prose = units.filter((unit) => unit.kind !== 'code' && unit.text.length <= budget);
+function chooseUnits(
+  units: ScoredUnit[],
+  count: number,
+  procedural: boolean,
+  budget: number,
+  form: AnswerForm,
+): ScoredUnit[] {
+  // The first page quoted may quote a table or list longer than the prose budget, up to the bound
+  // of a block: it is often the answer itself (a reference table of inputs).
+  const room = budget >= PROSE_BUDGET ? Math.max(budget, BLOCK_CHARS) : budget;
+  const prose = units.filter(
+    (unit) => unit.kind !== 'code' && unit.text.length <= (unit.kind === 'sentence' ? budget : room),
+  );
   const best = prose
     .filter((unit) => unit.score > 0)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, count);
   const chosen = new Map(best.map((unit) => [unit.index, unit]));
-  // A list item rarely stands alone: bring its siblings (the rest of the list, up to 6).
-  for (const unit of best.filter((item) => item.kind === 'item')) {
-    for (const sibling of units
-      .filter((other) => other.kind === 'item' && other.block === unit.block)
-      .slice(0, 6))
+  // A list item rarely stands alone: bring its siblings, the first few of a list of points (each
+  // more of them crowds out the next page), every step of a step list (cut short, it leaves the
+  // task undone), within bounds.
+  for (const unit of best.filter((item) => item.kind === 'item'))
+    for (const sibling of wholeList(units, unit.block).slice(0, unit.ordered ? BLOCK_LINES : SIBLINGS))
       chosen.set(sibling.index, sibling);
-  }
   // The sentence after a chosen one in the same paragraph often finishes its thought ("Rotating
   // the token invalidates the previous one. Provisioning stops working until…").
   for (const unit of best.filter((item) => item.kind === 'sentence')) {
@@ -302,18 +363,30 @@ function chooseUnits(units: ScoredUnit[], count: number, procedural: boolean, bu
     if (next?.kind === 'sentence' && next.block === unit.block && next.text.length <= NEXT_SENTENCE_LENGTH)
       chosen.set(next.index, next);
   }
-  // A sentence ending in a colon announces what follows ("Disable interruptions:" and its code).
+  // A lead-in announces the block after its paragraph ("Disable interruptions:" and its code, "To
+  // set it up:" and its steps): without it the sentence promises what the answer leaves out.
   for (const unit of best) {
-    const next = units.find((other) => other.index === unit.index + 1);
-    if (unit.text.endsWith(':') && next && (next.kind === 'code' || next.kind === 'table'))
+    const next = units.find((other) => other.index > unit.index && other.block !== unit.block);
+    if (!leadsIn(unit) || !next) continue;
+    // The rest of the paragraph comes with it, so the block is not quoted apart from its lead-in.
+    for (const between of units.filter((other) => other.index > unit.index && other.index < next.index))
+      chosen.set(between.index, between);
+    if (next.kind === 'code' || next.kind === 'table')
       chosen.set(next.index, next.kind === 'code' ? { ...next, text: clip(next.text) } : next);
+    else if (next.kind === 'item')
+      for (const item of wholeList(units, next.block)) chosen.set(item.index, item);
   }
   // A section that is mostly code answers with its code: a migration's before/after, an SDK call.
   const code = units
     .filter((unit) => unit.kind === 'code')
     .sort((a, b) => b.score - a.score || a.index - b.index)[0];
-  const mostlyCode = code !== undefined && (best.length === 0 || codeShare(units) > 0.5);
-  if (code && (mostlyCode || (procedural && best.length > 0)))
+  // With no unit holding the question's words, a code block stands in for the answer only when a
+  // command is what is asked; otherwise the section's opening says more than its first example.
+  const mostlyCode =
+    code !== undefined && (codeShare(units) > 0.5 || (best.length === 0 && form === 'command'));
+  // A command the question asks for (scored up by its form) is quoted even when no sentence is.
+  const asked = code !== undefined && code.score > 0 && isCommand(code);
+  if (code && (mostlyCode || asked || (procedural && best.length > 0)))
     chosen.set(code.index, { ...code, text: clip(code.text) });
   if (chosen.size === 0) {
     // Retrieved for words the reader used, but no unit repeats them: its opening says what it is.
@@ -323,28 +396,15 @@ function chooseUnits(units: ScoredUnit[], count: number, procedural: boolean, bu
   return [...chosen.values()].sort((a, b) => a.index - b.index);
 }
 
-/** Share of a section's characters that are code. */
-function codeShare(units: ScoredUnit[]): number {
-  const total = units.reduce((sum, unit) => sum + unit.text.length, 0);
-  const code = units.filter((unit) => unit.kind === 'code').reduce((sum, unit) => sum + unit.text.length, 0);
-  return total === 0 ? 0 : code / total;
-}
-
-/** A code block cut to its first lines, fence kept closed. */
-function clip(code: string): string {
-  const lines = code.split('\n');
-  if (lines.length <= MAX_CODE_LINES) return code;
-  const fence = openingFence(lines[0] ?? '')?.marker ?? '```';
-  return [...lines.slice(0, MAX_CODE_LINES - 1), fence].join('\n');
-}
-
 function compose(excerpts: Excerpt[], sources: AnswerSource[]): string {
   const number = (excerpt: Excerpt) => sourceNumber(sources, excerpt.passage);
   const quoted = excerpts.filter((excerpt) => excerpt.units.length > 0);
   const listed = excerpts.filter((excerpt) => excerpt.units.length === 0);
   const parts = quoted.map((excerpt, position) => {
     const opensWithProse = excerpt.units[0]?.kind === 'sentence';
-    const label = `**${excerpt.passage.heading || excerpt.passage.pageTitle}:**`;
+    // Named by the section its first quote comes from: the quotes of a page may lead with a later
+    // section's ("Start the server" and its command, before the requirements).
+    const label = `**${excerpt.units[0]?.heading || excerpt.passage.heading || excerpt.passage.pageTitle}:**`;
     const lead = position === 0 && opensWithProse ? '' : opensWithProse ? `${label} ` : `${label}\n`;
     return `${lead}${render(excerpt.units)} [${number(excerpt)}]`;
   });
@@ -368,11 +428,16 @@ function render(units: ScoredUnit[]): string {
     if (sentences.length > 0) lines.push(sentences.join(' '));
     sentences = [];
   };
-  for (const unit of units) {
+  let step = 0;
+  for (const [position, unit] of units.entries()) {
     if (unit.kind === 'sentence') sentences.push(unit.text);
     else {
       flush();
-      lines.push(unit.kind === 'item' ? `- ${unit.text}` : `\n${unit.text}\n`);
+      // A step keeps its number, counted from the first step quoted of its list.
+      const previous = units[position - 1];
+      step = unit.ordered && previous?.ordered && previous.block === unit.block ? step + 1 : 1;
+      const marker = unit.ordered ? `${step}.` : '-';
+      lines.push(unit.kind === 'item' ? `${marker} ${unit.text}` : `\n${unit.text}\n`);
     }
   }
   flush();

@@ -45,6 +45,11 @@ export class QuestionMeaning {
     ];
   }
 
+  /** What `score` gives a text holding every concept of the newest question, with no context. */
+  get ownWeight(): number {
+    return this.own.reduce((sum, concept) => sum + concept.weight, 0);
+  }
+
   /** Stems of a page's title and headings, to pass to `score`. */
   contextOf(text: string): Set<string> {
     return new Set(queryTerms(text, 200).map(stem));

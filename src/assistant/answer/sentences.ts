@@ -9,6 +9,8 @@ export interface TextUnit {
   text: string;
   /** Index of the paragraph/block the unit belongs to, to keep neighbours together. */
   block: number;
+  /** A numbered list item: a step, quoted with its number. */
+  ordered?: boolean;
 }
 
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
@@ -65,6 +67,7 @@ export function textUnits(body: string): TextUnit[] {
     } else if (LIST_ITEM.test(line)) {
       flush();
       item = { kind: 'item', text: line.replace(LIST_ITEM, '').trim(), block };
+      if (/^\s*\d/.test(line)) item.ordered = true;
       units.push(item);
     } else if (line.trim() === '') {
       flush();

@@ -46,6 +46,8 @@ export interface SiteLayout {
   pageExtension: '.md' | '.mdx';
   /** Language folders (first path segment of a page) that hold translations. */
   translationFolders: string[];
+  /** The site's name as its config writes it (MkDocs `site_name`, a literal `title`), if it does. */
+  siteName?: string;
 }
 
 /** Reads files of the repository by path (relative to the repository); undefined when absent. */
@@ -225,6 +227,9 @@ async function complete(files: LayoutFiles, found: Detected): Promise<SiteLayout
     translationFolders: [],
   };
   if (found.configFile !== '') layout.configFile = found.configFile;
+  // Mintlify's `name` is read with the rest of docs.json (see readerPages).
+  const name = found.framework === 'mkdocs' ? mkdocsValue(config, 'site_name') : literal(config, 'title');
+  if (name?.trim()) layout.siteName = name.trim();
   switch (found.framework) {
     case 'docusaurus': {
       const route = docsPluginOptions(config, 'routeBasePath') ?? 'docs';

@@ -1,0 +1,210 @@
+import { Hono } from 'hono';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webRoutes } from '../src/server/web-routes.js';
+import { hasChromium, launchChromium } from './helpers/browser.js';
+import { listen, type LocalServer } from './helpers/listen.js';
+import { startTestService, type TestService } from './helpers/service.js';
+
+const BROWSER_TEST_MS = 60_000;
+const title = hasChromium
+  ? 'rating and copying answers on the chat page and in the widget, in headless Chromium'
+  : 'rating and copying answers in headless Chromium (skipped: no /usr/bin/chromium; `apt-get install chromium`)';
+
+describe.skipIf(!hasChromium)(title, () => {
+  let t: TestService;
+  let api: LocalServer;
+  let docsSite: LocalServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startTestService({ startWorker: false });
+    api = await listen(withWebRoutes(t.service.app));
+    docsSite = await listen(docsPage(api.url, t.assistantKey).fetch);
+    browser = await launchChromium();
+  }, BROWSER_TEST_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await docsSite?.close();
+    await api?.close();
+    await t?.cleanup();
+  });
+
+  const ratings = () =>
+    t.service.store.database.db.selectFrom('feedback').selectAll().orderBy('id').execute();
+
+  it(
+    'sends a thumbs down with a comment, then a thumbs up replaces it',
+    async () => {
+      const page = await browser.newPage();
+      const problems = collectProblems(page);
+      await page.goto(`${api.url}/?domain=docs&key=${t.assistantKey}`);
+      await ask(page, 'How do I add a custom domain?');
+      const answer = page.locator('.dw-assistant[data-state="done"]').first();
+      await answer.waitFor();
+      const bar = answer.getByRole('group', { name: 'Was this answer helpful?' });
+
+      const commentBox = bar.getByLabel('What was missing or wrong? (optional)');
+      expect(await commentBox.isHidden()).toBe(true);
+      await bar.getByRole('button', { name: 'Not helpful' }).click();
+      await bar.getByLabel('What was missing or wrong? (optional)').waitFor();
+      await bar.getByText('Thanks for your feedback.').waitFor();
+      await bar.getByLabel('What was missing or wrong? (optional)').fill('It never says how long DNS takes.');
+      await bar.getByRole('button', { name: 'Send' }).click();
+      await bar.getByText('Thanks, your comment was sent.').waitFor();
+      expect(await commentBox.isHidden()).toBe(true);
+      expect(await ratings()).toMatchObject([
+        { rating: 'down', comment: 'It never says how long DNS takes.' },
+      ]);
+      expect(await bar.getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe(
+        'true',
+      );
+
+      await bar.getByRole('button', { name: 'Helpful', exact: true }).click();
+      await expect.poll(async () => (await ratings()).map((row) => row.rating)).toEqual(['up']);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
+    'rates from the widget on a docs site of another origin (CORS)',
+    async () => {
+      const page = await browser.newPage();
+      const problems = collectProblems(page);
+      await page.goto(`${docsSite.url}/guides/custom-domains`);
+      await page.locator('docwright-widget .dw-launcher').click();
+      const panel = page.getByRole('dialog', { name: 'Ask the docs' });
+      await panel.getByLabel('Your question').fill('How long does the HTTPS certificate take?');
+      await panel.getByLabel('Your question').press('Enter');
+      const answer = panel.locator('.dw-assistant[data-state="done"]');
+      await answer.waitFor();
+      await answer.getByRole('button', { name: 'Helpful', exact: true }).click();
+      await answer.getByText('Thanks for your feedback.').waitFor();
+      const rows = await ratings();
+      expect(rows.at(-1)).toMatchObject({ rating: 'up', comment: null });
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_MS,
+  );
+});
+
+describe.skipIf(!hasChromium)('copying for agents and elsewhere, in headless Chromium', () => {
+  let t: TestService;
+  let api: LocalServer;
+  let docsSite: LocalServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startTestService({ startWorker: false });
+    api = await listen(withWebRoutes(t.service.app));
+    docsSite = await listen(docsPage(api.url, t.assistantKey).fetch);
+    browser = await launchChromium();
+  }, BROWSER_TEST_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await docsSite?.close();
+    await api?.close();
+    await t?.cleanup();
+  });
+
+  /** A page whose clipboard writes are kept in `window.copied`, as a reader's paste would find them. */
+  async function pageWithClipboard(): Promise<Page> {
+    const page = await browser.newPage();
+    // Runs in the page: its `window` and `navigator` are globalThis's there.
+    await page.addInitScript(() => {
+      const copied: string[] = [];
+      const page = globalThis as unknown as { copied: string[]; navigator: object };
+      page.copied = copied;
+      Object.defineProperty(page.navigator, 'clipboard', {
+        value: { writeText: (text: string) => (copied.push(text), Promise.resolve()) },
+      });
+    });
+    return page;
+  }
+  const copied = (page: Page) => page.evaluate(() => (globalThis as unknown as { copied: string[] }).copied);
+
+  it(
+    'copies an answer as Markdown, its citations linked and its sources listed, and shows the MCP address',
+    async () => {
+      const page = await pageWithClipboard();
+      const problems = collectProblems(page);
+      await page.goto(`${api.url}/?domain=docs&key=${t.assistantKey}`);
+      const header = page.locator('#mcp-address');
+      expect(await header.locator('code').textContent()).toBe(`${api.url}/mcp/docs`);
+      await header.getByRole('button', { name: 'Copy' }).click();
+      await header.getByRole('button', { name: 'Copied' }).waitFor();
+      await ask(page, 'How do I add a custom domain?');
+      const answer = page.locator('.dw-assistant[data-state="done"]').first();
+      await answer.waitFor();
+      await answer.getByRole('button', { name: 'Copy as Markdown' }).click();
+      await answer.getByRole('button', { name: 'Copied' }).waitFor();
+      const [address, markdown] = await copied(page);
+      expect(address).toBe(`${api.url}/mcp/docs`);
+      expect(markdown).toMatch(/\[\[1\]\]\(\S+\)/);
+      expect(markdown).toMatch(/\n\nSources:\n- \[[^\]]+\]\(\S+\)/);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
+    'copies the MCP address from the widget header on a docs site of another origin',
+    async () => {
+      const page = await pageWithClipboard();
+      const problems = collectProblems(page);
+      await page.goto(`${docsSite.url}/guides/custom-domains`);
+      await page.locator('docwright-widget .dw-launcher').click();
+      const panel = page.getByRole('dialog', { name: 'Ask the docs' });
+      await panel.getByRole('button', { name: 'Copy the MCP address' }).click();
+      await expect.poll(() => copied(page)).toEqual([`${api.url}/mcp/docs`]);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_MS,
+  );
+});
+
+/** The service's app with the web routes in front, when `createApp` does not mount them itself. */
+function withWebRoutes(app: Hono): (request: Request) => Response | Promise<Response> {
+  if (app.routes.some((route) => route.path === '/widget.js')) return app.fetch;
+  const web = webRoutes();
+  return async (request) => {
+    const response = await web.fetch(request);
+    return response.status === 404 ? app.fetch(request) : response;
+  };
+}
+
+/** A docs page on another origin that embeds the widget. */
+function docsPage(apiUrl: string, key: string): Hono {
+  const app = new Hono();
+  app.get('/guides/custom-domains', (c) =>
+    c.html(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Custom domains</title><link rel="icon" href="data:,"></head>
+<body>
+  <h1>Custom domains</h1>
+  <p>Once the record resolves, Acme Cloud requests a certificate.</p>
+  <script src="${apiUrl}/widget.js" data-domain="docs" data-key="${key}" async></script>
+</body></html>`),
+  );
+  return app;
+}
+
+async function ask(page: Page, question: string): Promise<void> {
+  const input = page.getByLabel('Your question');
+  await input.fill(question);
+  await input.press('Enter');
+}
+
+/** Script errors and console errors (CSP violations, failed loads) seen on the page. */
+function collectProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  return problems;
+}
