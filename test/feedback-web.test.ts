@@ -1,8 +1,13 @@
-import { Hono } from 'hono';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webRoutes } from '../src/server/web-routes.js';
-import { hasChromium, launchChromium } from './helpers/browser.js';
+import {
+  ask,
+  collectProblems,
+  docsPageApp,
+  hasChromium,
+  launchChromium,
+  withWebRoutes,
+} from './helpers/browser.js';
 import { listen, type LocalServer } from './helpers/listen.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
@@ -20,7 +25,7 @@ describe.skipIf(!hasChromium)(title, () => {
   beforeAll(async () => {
     t = await startTestService({ startWorker: false });
     api = await listen(withWebRoutes(t.service.app));
-    docsSite = await listen(docsPage(api.url, t.assistantKey).fetch);
+    docsSite = await listen(docsPageApp(api.url, t.assistantKey).fetch);
     browser = await launchChromium();
   }, BROWSER_TEST_MS);
   afterAll(async () => {
@@ -89,26 +94,6 @@ describe.skipIf(!hasChromium)(title, () => {
     },
     BROWSER_TEST_MS,
   );
-});
-
-describe.skipIf(!hasChromium)('copying for agents and elsewhere, in headless Chromium', () => {
-  let t: TestService;
-  let api: LocalServer;
-  let docsSite: LocalServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestService({ startWorker: false });
-    api = await listen(withWebRoutes(t.service.app));
-    docsSite = await listen(docsPage(api.url, t.assistantKey).fetch);
-    browser = await launchChromium();
-  }, BROWSER_TEST_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await docsSite?.close();
-    await api?.close();
-    await t?.cleanup();
-  });
 
   /** A page whose clipboard writes are kept in `window.copied`, as a reader's paste would find them. */
   async function pageWithClipboard(): Promise<Page> {
@@ -167,44 +152,3 @@ describe.skipIf(!hasChromium)('copying for agents and elsewhere, in headless Chr
     BROWSER_TEST_MS,
   );
 });
-
-/** The service's app with the web routes in front, when `createApp` does not mount them itself. */
-function withWebRoutes(app: Hono): (request: Request) => Response | Promise<Response> {
-  if (app.routes.some((route) => route.path === '/widget.js')) return app.fetch;
-  const web = webRoutes();
-  return async (request) => {
-    const response = await web.fetch(request);
-    return response.status === 404 ? app.fetch(request) : response;
-  };
-}
-
-/** A docs page on another origin that embeds the widget. */
-function docsPage(apiUrl: string, key: string): Hono {
-  const app = new Hono();
-  app.get('/guides/custom-domains', (c) =>
-    c.html(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Custom domains</title><link rel="icon" href="data:,"></head>
-<body>
-  <h1>Custom domains</h1>
-  <p>Once the record resolves, Acme Cloud requests a certificate.</p>
-  <script src="${apiUrl}/widget.js" data-domain="docs" data-key="${key}" async></script>
-</body></html>`),
-  );
-  return app;
-}
-
-async function ask(page: Page, question: string): Promise<void> {
-  const input = page.getByLabel('Your question');
-  await input.fill(question);
-  await input.press('Enter');
-}
-
-/** Script errors and console errors (CSP violations, failed loads) seen on the page. */
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  return problems;
-}

@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeImpact, type ImpactEvidence, type ImpactResult } from '../src/impact/index.js';
-
-/** A git diff of one file: lines start with ' ', '-' or '+', as in a hunk. */
-function filePatch(path: string, lines: string[], start = 10): string {
-  const old = lines.filter((line) => !line.startsWith('+')).length;
-  const added = lines.filter((line) => !line.startsWith('-')).length;
-  return [
-    `diff --git a/${path} b/${path}`,
-    'index 1111111..2222222 100644',
-    `--- a/${path}`,
-    `+++ b/${path}`,
-    `@@ -${start},${old} +${start},${added} @@`,
-    ...lines,
-  ].join('\n');
-}
+import { filePatch } from './helpers/file-patch.js';
 
 const pages = [
   {

@@ -10,19 +10,7 @@ import { listPages, type JudgeModel } from '../src/impact/change-judge.js';
 import { analyzeImpact, type ImpactPage } from '../src/impact/index.js';
 import { JUDGE_MODEL } from '../src/impact/judge-model.js';
 import { fitLogistic, logisticChance } from '../src/impact/logistic.js';
-
-function filePatch(path: string, lines: string[], start = 10): string {
-  const old = lines.filter((line) => !line.startsWith('+')).length;
-  const added = lines.filter((line) => !line.startsWith('-')).length;
-  return [
-    `diff --git a/${path} b/${path}`,
-    'index 1111111..2222222 100644',
-    `--- a/${path}`,
-    `+++ b/${path}`,
-    `@@ -${start},${old} +${start},${added} @@`,
-    ...lines,
-  ].join('\n');
-}
+import { filePatch } from './helpers/file-patch.js';
 
 const pages = [
   {

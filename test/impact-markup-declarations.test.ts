@@ -8,20 +8,7 @@ import { analyzeImpact, changesCode, describeEvidence, parseUnifiedDiff } from '
 import { diffNames } from '../src/impact/diff-names.js';
 import { fileRole } from '../src/impact/file-roles.js';
 import { hunkSpans } from '../src/impact/markup-spans.js';
-
-/** A git diff of one file: lines start with ' ', '-' or '+', as in a hunk. */
-function filePatch(path: string, lines: string[], start = 10): string {
-  const old = lines.filter((line) => !line.startsWith('+')).length;
-  const added = lines.filter((line) => !line.startsWith('-')).length;
-  return [
-    `diff --git a/${path} b/${path}`,
-    `--- a/${path}`,
-    `+++ b/${path}`,
-    `@@ -${start},${old} +${start},${added} @@`,
-    ...lines,
-    '',
-  ].join('\n');
-}
+import { filePatch } from './helpers/file-patch.js';
 
 const affected = (result: ReturnType<typeof analyzeImpact>) =>
   result.pages.filter((page) => page.affected).map((page) => page.path);

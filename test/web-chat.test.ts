@@ -1,10 +1,16 @@
-import { Hono } from 'hono';
 import type { Browser, Page, Request as BrowserRequest } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webRoutes } from '../src/server/web-routes.js';
-import { hasChromium, launchChromium } from './helpers/browser.js';
+import {
+  ask,
+  collectProblems,
+  docsPageApp,
+  hasChromium,
+  launchChromium,
+  withWebRoutes,
+} from './helpers/browser.js';
 import { listen, type LocalServer } from './helpers/listen.js';
 import { startTestService, type TestService } from './helpers/service.js';
+import { webRoutes } from '../src/server/web-routes.js';
 
 const DOCS_SITE = 'https://docs.example.com';
 const MESSAGE_PATH = '/discovery/v2/assistant/docs/message';
@@ -263,47 +269,6 @@ describe.skipIf(!hasChromium)(title, () => {
   );
 });
 
-/**
- * The service's app, with the web routes mounted in front when `createApp` does not mount them
- * itself (it does once the lead wires `app.route('/', webRoutes())`).
- */
-function withWebRoutes(app: Hono): (request: Request) => Response | Promise<Response> {
-  if (app.routes.some((route) => route.path === '/widget.js')) return app.fetch;
-  const web = webRoutes();
-  return async (request) => {
-    const response = await web.fetch(request);
-    return response.status === 404 ? app.fetch(request) : response;
-  };
-}
-
-/** A docs page that embeds the widget, with a hostile stylesheet and a passage to select. */
-function docsPageApp(apiUrl: string, key: string): Hono {
-  const app = new Hono();
-  app.get('/guides/custom-domains', (c) =>
-    c.html(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Custom domains · Acme docs</title><link rel="icon" href="data:,">
-<style>
-  body { font: 22px/1.7 Georgia, serif; max-width: 640px; margin: 40px auto; color: #222; }
-  button { background: red !important; font-size: 40px !important; }
-</style></head>
-<body>
-  <h1>Custom domains</h1>
-  <p>Every web service gets an address on <code>acme.app</code>. Add your own domain to serve it under your brand.</p>
-  <h2>HTTPS certificates</h2>
-  <p id="selected">Once the record resolves, Acme Cloud requests a certificate and renews it before it expires.</p>
-  <script src="${apiUrl}/widget.js" data-domain="docs" data-key="${key}" async></script>
-</body></html>`),
-  );
-  return app;
-}
-
-/** Fills the visible question box and sends it with Enter. */
-async function ask(page: Page, question: string): Promise<void> {
-  const input = page.getByLabel('Your question');
-  await input.fill(question);
-  await input.press('Enter');
-}
-
 /** The JSON bodies the page sends to the assistant, in order. */
 function assistantRequests(page: Page): any[] {
   const bodies: any[] = [];
@@ -312,14 +277,4 @@ function assistantRequests(page: Page): any[] {
       bodies.push(request.postDataJSON());
   });
   return bodies;
-}
-
-/** Script errors and console errors (CSP violations, failed loads) seen on the page. */
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  return problems;
 }
