@@ -6,16 +6,17 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../src/action/main.js';
 import { jobFixture } from './helpers/github-recorder.js';
+import { actionStepOutput } from './helpers/action-step.js';
 
 const API = 'https://docwright.test';
 const KEY = 'svc_0123456789abcdefghijklmnopqrstuvwxyzABCD';
 const schedule = { name: 'schedule', payload: { schedule: '0 6 * * 1' } };
 
 let dir: string;
-let stdout: string[];
+const stdout = actionStepOutput();
 
 async function runWith(event: { name: string; payload: unknown }, inputs: Record<string, string>) {
   const eventPath = path.join(dir, 'event.json');
@@ -44,20 +45,6 @@ beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-action-gaps-'));
 });
 afterAll(() => fs.rm(dir, { recursive: true, force: true }));
-beforeEach(() => {
-  stdout = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout.push(String(chunk));
-    return true;
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  process.exitCode = undefined;
-  expect(nock.pendingMocks()).toEqual([]);
-  nock.cleanAll();
-});
 
 describe('gaps-issue: true on a schedule', () => {
   it('has the server refresh the Docs gaps issue, and with no prompt does nothing else', async () => {

@@ -8,12 +8,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { run } from '../src/action/main.js';
 import { analyzeImpact, pagesLeftStale, parseUnifiedDiff } from '../src/impact/index.js';
 import { readPullRequestChange } from '../src/github/pull-request-change.js';
 import { examplePayload, jobFixture, quietOctokit } from './helpers/github-recorder.js';
+import { actionStepOutput } from './helpers/action-step.js';
 
 const GITHUB = 'https://api.github.com';
 const TOKEN = 'ghs_docsCheckToken0123456789abcdefghijkl';
@@ -108,7 +109,7 @@ const NO_CODE_FILES = [
 
 let dir: string;
 let workspace: string;
-let stdout: string[];
+const stdout = actionStepOutput();
 
 /** action.yml's inputs with their defaults, as the runner passes them (it fills in the token). */
 async function actionDefaults(): Promise<Record<string, string>> {
@@ -138,7 +139,7 @@ async function runOn(
   inputs: Record<string, string> = {},
   env: Record<string, string> = {},
 ) {
-  stdout = [];
+  stdout.length = 0;
   const eventPath = path.join(dir, 'event.json');
   const outputPath = path.join(dir, 'output');
   const summaryPath = path.join(dir, 'summary.md');
@@ -230,18 +231,6 @@ beforeEach(async () => {
     'docs/intro.md': '---\ntitle: Intro\n---\n\nWelcome to the client.\n',
     'src/client.ts': 'export interface ClientOptions {}\n',
   });
-  stdout = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout.push(String(chunk));
-    return true;
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  process.exitCode = undefined;
-  expect(nock.pendingMocks()).toEqual([]);
-  nock.cleanAll();
 });
 
 describe('the Action on a pull request', () => {

@@ -7,16 +7,17 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../src/action/main.js';
 import { examplePayload, jobFixture } from './helpers/github-recorder.js';
+import { actionStepOutput } from './helpers/action-step.js';
 
 const API = 'https://docwright.test';
 const KEY = 'svc_0123456789abcdefghijklmnopqrstuvwxyzABCD';
 const job = jobFixture;
 
 let dir: string;
-let stdout: string[];
+const stdout = actionStepOutput();
 // Every test writes its summary to one file, emptied before each run.
 let summaryPath: string;
 
@@ -64,20 +65,6 @@ beforeAll(async () => {
   summaryPath = path.join(dir, 'summary.md');
 });
 afterAll(() => fs.rm(dir, { recursive: true, force: true }));
-beforeEach(() => {
-  stdout = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout.push(String(chunk));
-    return true;
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  process.exitCode = undefined;
-  expect(nock.pendingMocks()).toEqual([]);
-  nock.cleanAll();
-});
 
 describe('run()', () => {
   it('creates a job from the prompt input, waits for it, and writes the outputs and the job summary', async () => {
