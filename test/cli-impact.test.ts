@@ -2,39 +2,14 @@
  * `docwright impact` as a CI step runs it: the real program in a child process, on a git
  * repository made for the test, with diffs given as a file, on stdin and as a range.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_SYNC_DIR, hasDocsSyncCases, loadDocsSyncCases } from '../bench/docs-sync-cases.js';
 import { ENV_PAGE, OPTIONS_PAGE } from './fixtures/sync-pages.js';
-
-const CLI = path.resolve('src/cli.ts');
-const TSX = path.resolve('node_modules/tsx/dist/loader.mjs');
-
-interface Outcome {
-  stdout: string;
-  stderr: string;
-  code: number;
-}
-
-/** Runs `docwright impact ...` in `cwd`, with `stdin` piped in when given. */
-function impact(cwd: string, args: string[], stdin?: string): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, 'impact', ...args], {
-      cwd,
-      env: { ...process.env, LOG_LEVEL: 'silent' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
-    child.stdin.end(stdin ?? '');
-  });
-}
+import { impact } from './helpers/impact-cli.js';
 
 const gitIn =
   (cwd: string) =>

@@ -3,7 +3,7 @@
  * `v2/`, Docusaurus's `versioned_docs/`) are never listed or ranked, whichever folder is named as
  * the docs root, through the site model, `analyzeImpact` and the `docwright impact` command.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oldVersionFolders, openDocsSite } from '../src/docs/index.js';
 import { folderWithSurroundings } from '../src/docs/docs-tree.js';
 import { analyzeImpact, readImpactInput, readImpactPages } from '../src/impact/index.js';
+import { impact } from './helpers/impact-cli.js';
 
 describe('oldVersionFolders', () => {
   const old = (paths: string[]) => Object.fromEntries(oldVersionFolders(paths));
@@ -186,25 +187,6 @@ describe('impact on a docs tree with versions side by side', () => {
     expect(whole.filter((page) => /versioned_docs|\/v1\/|1\.x/.test(page))).toEqual([]);
   });
 });
-
-const CLI = path.resolve('src/cli.ts');
-const TSX = path.resolve('node_modules/tsx/dist/loader.mjs');
-
-function impact(cwd: string, args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, 'impact', ...args], {
-      cwd,
-      env: { ...process.env, LOG_LEVEL: 'silent' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
-    child.stdin.end();
-  });
-}
 
 describe('docwright impact --check on a docs tree with versions side by side', () => {
   let repo: string;
