@@ -11,6 +11,8 @@
  * pages, and the quiet rate (negatives with nothing listed); overall and by repository. Time is
  * that of `analyzeImpact` alone (the tarball is already in memory), mean and max per case. With
  * `--cli` it also runs the `docwright impact` command on every case, one process each, timed whole.
+ * `--verbose` prints each case as the left-out judge saw it, and where the listed recall was lost
+ * (the change judged to need no docs, the page ranked past `most`, below the ratio, past the tenth).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { isDocsPagePath } from '../src/docs/index.js';
 import { decideImpact, rankImpact } from '../src/impact/analyze-impact.js';
-import { CHANGE_FEATURES } from '../src/impact/change-judge.js';
+import { CHANGE_FEATURES, type JudgeModel } from '../src/impact/change-judge.js';
 import type { ImpactResult } from '../src/impact/index.js';
 import { JUDGE_MODEL } from '../src/impact/judge-model.js';
 import { fitJudge, judgeModelSource, leaveOneOut, type JudgedCase } from './judge-fit.js';
@@ -231,6 +233,7 @@ async function main(): Promise<void> {
       console.log(`${describe(testCase, heldOut[testCase.id]!)}\n  judged: ${judgement.chance}`);
     }
   }
+  if (verbose) console.log(lossBreakdown(judged, outOfSample));
   const repos = [...timesByRepo.keys()];
   if (args.includes('--write')) {
     const summary = `${cases.length} docs-sync cases from ${repos.length} repositories (${repos.join(', ')})`;
@@ -274,11 +277,57 @@ async function main(): Promise<void> {
       Object.fromEntries(
         [...outOfSample].map(([repo, model]) => [
           repo,
-          { threshold: model.threshold, most: model.most, ratio: model.ratio },
+          { threshold: model.threshold, most: model.most, ratio: model.ratio, wide: model.wide },
         ]),
       ),
     ),
   );
+}
+
+/** Where an expected page that was not listed was lost, for the left-out judges. */
+type Loss = 'listed' | 'judged no docs' | 'cut by ratio' | 'past most' | 'past 10th' | 'not ranked';
+
+/**
+ * The listed-pages recall lost, by where: the change judged to need no docs (and the page in the
+ * ranking's first `most` or not), the page within `most` but below the ratio of the first's score,
+ * the page ranked past `most`, past the tenth, or not at all. Each expected page counts 1 / the
+ * case's expected pages, as recall does, so the shares add up to 1 over the positive cases.
+ */
+function lossBreakdown(judged: readonly JudgedCase[], models: ReadonlyMap<string, JudgeModel>): string {
+  const lost = new Map<string, number>();
+  const add = (key: string, share: number) => lost.set(key, (lost.get(key) ?? 0) + share);
+  const positives = judged.filter((testCase) => testCase.expected.length > 0);
+  for (const testCase of positives) {
+    const model = models.get(testCase.repo)!;
+    const result = decideImpact(testCase.ranked, model);
+    const most = model.wide > 0 && testCase.ranked.codeFiles >= model.wide ? model.most + 1 : model.most;
+    const neutral = new Set(testCase.neutral);
+    const current = result.pages.filter(
+      (page) => !testCase.ranked.unlisted.has(page.path) && !neutral.has(page.path),
+    );
+    for (const path of testCase.expected) {
+      const index = current.findIndex((page) => page.path === path);
+      const page = current[index];
+      let loss: Loss;
+      if (page?.affected) loss = 'listed';
+      else if (index < 0) loss = 'not ranked';
+      else if (!result.judgement.needsDocs) loss = 'judged no docs';
+      else if (index >= 10) loss = 'past 10th';
+      else if (index >= most) loss = 'past most';
+      else loss = 'cut by ratio';
+      const where =
+        loss === 'judged no docs'
+          ? `${loss} (ranked ${index < most ? 'within most' : index < 10 ? 'within 10' : 'past 10'})`
+          : loss;
+      add(where, 1 / testCase.expected.length / positives.length);
+    }
+  }
+  return [
+    '\nleft-out judges, the listed-pages recall by where each expected page went:',
+    ...[...lost]
+      .sort((a, b) => b[1] - a[1])
+      .map(([where, share]) => `  ${where.padEnd(36)} ${share.toFixed(3)}`),
+  ].join('\n');
 }
 
 function prediction(result: ImpactResult): Prediction {

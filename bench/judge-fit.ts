@@ -1,7 +1,7 @@
 /**
  * Fitting the change judge (`src/impact/change-judge.ts`) on docs-sync cases: the logistic weights
  * from each case's features and whether it changed any docs page, then the listing's threshold,
- * most pages and ratio by a grid, each scored by the listed pages' recall under floors of precision
+ * most pages, ratio and width by a grid, each scored by the listed pages' recall under floors of precision
  * and quiet. `docs-impact.ts` fits it on all repositories (in sample, and written to
  * `src/impact/judge-model.ts` with `--write`) and on all but one, for each (leave one out).
  */
@@ -24,6 +24,7 @@ const QUIET_FLOOR = 0.92;
 const THRESHOLDS = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8];
 const MOST = [1, 2, 3, 4];
 const RATIOS = [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+const WIDE = [0, 3, 4, 5, 6];
 
 export interface ListingScores {
   recall: number;
@@ -65,6 +66,14 @@ export function listingScores(cases: readonly JudgedCase[], model: JudgeModel): 
   };
 }
 
+/**
+ * Listings whose objective is within this of the best are as good: recall on about sixty cases
+ * moves by more than this when one page of one case changes sides. Among them the most precise is
+ * taken, so that the ratio and threshold do not chase a page of recall with several false ones (a
+ * choice that did not hold on the repository left out).
+ */
+const TOLERANCE = 0.01;
+
 function objective(scores: ListingScores): number {
   return (
     scores.recall -
@@ -86,22 +95,25 @@ export function fitJudge(
     })),
     features,
   );
-  let best: { model: JudgeModel; value: number; precision: number } | undefined;
+  const tried: { model: JudgeModel; value: number; precision: number }[] = [];
   for (const threshold of THRESHOLDS)
     for (const most of MOST)
-      for (const ratio of RATIOS) {
-        if (most === 1 && ratio > 0) continue;
-        const model = { ...weights, threshold, most, ratio };
-        const scores = listingScores(cases, model);
-        const value = objective(scores);
-        if (
-          !best ||
-          value > best.value + 1e-9 ||
-          (Math.abs(value - best.value) <= 1e-9 && scores.precision > best.precision)
-        )
-          best = { model, value, precision: scores.precision };
-      }
-  return best!.model;
+      for (const ratio of RATIOS)
+        for (const wide of WIDE) {
+          if (most === 1 && ratio > 0) continue;
+          const model = { ...weights, threshold, most, ratio, wide };
+          const scores = listingScores(cases, model);
+          tried.push({ model, value: objective(scores), precision: scores.precision });
+        }
+  const top = Math.max(...tried.map((entry) => entry.value));
+  let best = tried[0]!;
+  for (const entry of tried)
+    if (
+      entry.value >= top - TOLERANCE - 1e-9 &&
+      (best.value < top - TOLERANCE - 1e-9 || entry.precision > best.precision)
+    )
+      best = entry;
+  return best.model;
 }
 
 /** Each repository's cases judged by the judge fitted on the other repositories. */
@@ -141,6 +153,7 @@ ${weights}
   threshold: ${model.threshold},
   most: ${model.most},
   ratio: ${model.ratio},
+  wide: ${model.wide},
 };
 `;
 }

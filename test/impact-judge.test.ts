@@ -126,6 +126,26 @@ describe('listPages', () => {
     ]);
   });
 
+  it('lists one page more for a change to `wide` code files or more', () => {
+    const always: JudgeModel = { ...JUDGE_MODEL, bias: 100, weights: {}, most: 1, ratio: 0, wide: 3 };
+    const change = (codeFiles: number) => ({
+      pages: ranked.slice(1),
+      features: rankImpact({ diff: newOption, pages }).features,
+      unlisted: new Set<string>(),
+      codeFiles,
+    });
+    expect(listed(decideImpact(change(2), always).pages)).toEqual([
+      'reference/client.md',
+      'reference/agent.md',
+    ]);
+    expect(listed(decideImpact(change(3), always).pages)).toEqual([
+      'reference/client.md',
+      'guides/connections.md',
+      'reference/agent.md',
+    ]);
+    expect(listed(decideImpact(change(9), { ...always, wide: 0 }).pages)).toHaveLength(2);
+  });
+
   it('for a change judged to need none: only the pages sure on their own evidence', () => {
     expect(listed(listPages(ranked, { needsDocs: false, chance: 0.1 }, { most: 3, ratio: 0 }))).toEqual([
       'reference/agent.md',
@@ -215,10 +235,12 @@ describe.skipIf(!hasDocsSyncCases())(`the shipped judge (needs ${DOCS_SYNC_DIR})
       ranked: rankImpact({ diff: testCase.patch, pages: testCase.files }),
     }));
     const fitted = fitJudge(judged);
-    expect({ threshold: fitted.threshold, most: fitted.most, ratio: fitted.ratio }).toEqual({
+    const { threshold, most, ratio, wide } = fitted;
+    expect({ threshold, most, ratio, wide }).toEqual({
       threshold: JUDGE_MODEL.threshold,
       most: JUDGE_MODEL.most,
       ratio: JUDGE_MODEL.ratio,
+      wide: JUDGE_MODEL.wide,
     });
     expect(fitted.bias).toBeCloseTo(JUDGE_MODEL.bias, 2);
     for (const [name, weight] of Object.entries(JUDGE_MODEL.weights))

@@ -15,6 +15,7 @@ import {
 } from './change-judge.js';
 import type { ImpactPage, ImpactResult } from './impact-types.js';
 import { JUDGE_MODEL } from './judge-model.js';
+import { literalEvidence } from './literal-evidence.js';
 import { nameEvidence } from './name-evidence.js';
 import { newPublicNames } from './new-names.js';
 import { isGeneratedPage, isHistoricalPage, pageCopies } from './page-kinds.js';
@@ -57,6 +58,8 @@ export interface RankedImpact {
    * release notes, which do not exist yet) and those a program writes.
    */
   unlisted: ReadonlySet<string>;
+  /** Code files the change touched. */
+  codeFiles: number;
 }
 
 /**
@@ -69,7 +72,8 @@ export function rankImpact(input: Omit<ImpactInput, 'limit'>): RankedImpact {
   const copies = pageCopies(candidates.map((page) => page.path));
   const pages = candidates.filter((page) => !copies.has(page.path));
   const code = diff.files.filter(isCode);
-  if (code.length === 0 || pages.length === 0) return { pages: [], features: null, unlisted: new Set() };
+  if (code.length === 0 || pages.length === 0)
+    return { pages: [], features: null, unlisted: new Set(), codeFiles: code.length };
   const tests = diff.files.filter((file) => fileRole(file) === 'test');
   const names = diffNames(code, tests);
   const vocabulary = new PageVocabulary(pages, lookedUpKeys(names, code));
@@ -81,6 +85,7 @@ export function rankImpact(input: Omit<ImpactInput, 'limit'>): RankedImpact {
       familyEvidence(fresh, vocabulary),
       fileNameEvidence(code, pages, tests),
       searchEvidence(code, names, vocabulary),
+      literalEvidence(code, pages),
     ],
     pages,
   );
@@ -89,14 +94,20 @@ export function rankImpact(input: Omit<ImpactInput, 'limit'>): RankedImpact {
       .filter((page) => isHistoricalPage(page.path) || isGeneratedPage(page.text))
       .map((page) => page.path),
   );
-  return { pages: ranked, features: changeFeatures(names, code, tests, ranked), unlisted };
+  return {
+    pages: ranked,
+    features: changeFeatures(names, code, tests, ranked),
+    unlisted,
+    codeFiles: code.length,
+  };
 }
 
 /** The second half: the judgement, the listed pages, and the limit. */
 export function decideImpact(ranked: RankedImpact, model: JudgeModel, limit?: number): ImpactResult {
   if (!ranked.features) return { pages: [], judgement: { needsDocs: false, chance: 0 } };
   const judgement = judgeChange(model, ranked.features);
-  const pages = listPages(ranked.pages, judgement, model, ranked.unlisted);
+  const most = model.wide > 0 && ranked.codeFiles >= model.wide ? model.most + 1 : model.most;
+  const pages = listPages(ranked.pages, judgement, { most, ratio: model.ratio }, ranked.unlisted);
   const count = limit === undefined ? pages.length : Math.max(0, Math.floor(limit));
   return { pages: pages.slice(0, count), judgement };
 }

@@ -30,7 +30,10 @@ export const CHANGE_FEATURES = [
   'search',
   /** A declaration file changed (`.d.ts`, `.pyi`, a `types/` folder): the public surface did. */
   'declarations',
-  /** New names that are exported or tested, and not plain words (log of 1 + how many). */
+  /**
+   * New names that are exported or tested, and not plain words, or declared as configuration
+   * fields (log of 1 + how many).
+   */
   'new-public',
   /** Removed or renamed names that were exported or tested (log of 1 + how many). */
   'gone-public',
@@ -40,6 +43,11 @@ export const CHANGE_FEATURES = [
   'declared',
   /** Added code marks something deprecated (`@deprecated`, `// Deprecated:`, a DeprecationWarning). */
   'deprecations',
+  /**
+   * Changed lines of code read an environment variable (`process.env.X`, `os.Getenv("X")`,
+   * `os.environ["X"]`, `env::var("X")`): what users set is part of the interface.
+   */
+  'environment',
   /** Code files changed (log of 1 + how many). */
   'code-files',
   /** Tests changed with the code. */
@@ -59,6 +67,11 @@ export interface JudgeModel extends LogisticWeights {
   most: number;
   /** A page after the first is listed when its score is at least this share of the first's. */
   ratio: number;
+  /**
+   * A change to at least this many code files lists one page more than `most` (0: never): a
+   * change that spans more of the code touches more of what the docs describe.
+   */
+  wide: number;
 }
 
 /** Pages whose evidence the judge reads: past the tenth, the ranking is guesswork. */
@@ -67,6 +80,10 @@ const PAGES_READ = 10;
 /** How languages mark a deprecation: JSDoc/JavaDoc, Go's doc comment, Rust's attribute, warnings. */
 const DEPRECATION =
   /@deprecated\b|^\s*\/\/\s*Deprecated:|#\[deprecated|\bDeprecationWarning\b|\bdeprecat(?:e|ed|ion)\s*\(/i;
+
+/** An environment variable read by name, in the common languages. */
+const ENVIRONMENT_READ =
+  /\b(?:process\.env\.[A-Za-z_]\w*|process\.env\[['"]|os\.(?:Getenv|LookupEnv)\(|os\.environ(?:\.get)?[[(]|os\.getenv\(|env::var(?:_os)?\(|System\.getenv\(|ENV\[['"])/;
 
 const DECLARATION_FILE = /\.d\.[cm]?ts$|\.pyi$|(?:^|\/)(?:types?|typings)\//;
 
@@ -109,8 +126,10 @@ export function changeFeatures(
     search: strongest.get('search') ?? 0,
     declarations: code.some((file) => DECLARATION_FILE.test(diffFilePath(file))) ? 1 : 0,
     'new-public': Math.log1p(
-      names.filter((name) => name.change === 'added' && publicName(name) && nameShape(name.name) !== 'word')
-        .length,
+      names.filter(
+        (name) =>
+          name.change === 'added' && ((publicName(name) && nameShape(name.name) !== 'word') || name.option),
+      ).length,
     ),
     'gone-public': Math.log1p(
       names.filter((name) => (name.change === 'removed' || name.change === 'renamed') && publicName(name))
@@ -121,6 +140,13 @@ export function changeFeatures(
     deprecations: code.some((file) =>
       file.hunks.some((hunk) =>
         hunk.lines.some((line) => line.kind === 'added' && DEPRECATION.test(line.text)),
+      ),
+    )
+      ? 1
+      : 0,
+    environment: code.some((file) =>
+      file.hunks.some((hunk) =>
+        hunk.lines.some((line) => line.kind !== 'context' && ENVIRONMENT_READ.test(line.text)),
       ),
     )
       ? 1

@@ -2,6 +2,7 @@ import { lexLine, type CodeToken } from './code-tokens.js';
 import type { DiffFile, DiffHunk, DiffLine } from './diff-types.js';
 import { diffFilePath } from './diff-types.js';
 import { lineNames } from './line-names.js';
+import { nameWords } from './name-shapes.js';
 import { hunkSpans, type TextSpan } from './markup-spans.js';
 import { linePairs, tokenEdits, type LinePair, type TokenEdit } from './line-pairs.js';
 
@@ -57,6 +58,13 @@ export interface DiffName {
   tested: boolean;
   /** A changed line exports it (`export`, `pub`, `public`, `module.exports`, `__all__`, a Go capital). */
   exported: boolean;
+  /**
+   * A changed line declares it as a configuration field: a Go struct field with tags
+   * (`QPS int \`json:"qps"\``), a pydantic/typer/click field (`port: int = Field(8080)`), an
+   * optional property of a TypeScript type (`base?: string`), the way options objects are typed.
+   * Such a name is a key users write however plain the word.
+   */
+  option: boolean;
   /**
    * The names written near it in the code and tests, by key: a new option sits among its
    * siblings, and the siblings that follow it from hunk to hunk are the ones that matter.
@@ -129,8 +137,11 @@ export function diffNames(codeFiles: readonly DiffFile[], testFiles: readonly Di
     }
     if (!name.files.includes(occurrence.file) && name.files.length < 10) name.files.push(occurrence.file);
     if (occurrence.definition && isExported(occurrence)) name.exported = true;
+    if (occurrence.definition && occurrence.token === 0 && OPTION_FIELD.test(occurrence.line.text))
+      name.option = true;
   }
   markEdits(codeFiles, names);
+  addDefaultSubjects(names);
   const testHunks = readHunks(testFiles);
   for (const occurrence of testHunks.flat()) {
     const name = names.get(occurrence.key);
@@ -196,11 +207,20 @@ function newName(occurrence: Occurrence, side: Sides): DiffName {
     defined: (gone ? side.removedDefinitions : side.addedDefinitions) > 0,
     tested: false,
     exported: false,
+    option: false,
     neighbours: new Map(),
   };
 }
 
 const EXPORTING_LINE = /^\s*(?:export\s|pub(?:\([\w:]+\))?\s|public\s|module\.exports|exports\.|__all__)/;
+
+/**
+ * A line that declares a configuration field by its first name: an optional property of a
+ * TypeScript type, a Go struct field with a tag that names it for a config format or describes it,
+ * or a Python field given by a settings, CLI or request-parameter declaration.
+ */
+const OPTION_FIELD =
+  /^\s*(?:readonly\s+)?[\w$]+\?\s*:|^\s*\w+\s+[^`=]*`[^`]*\b(?:json|yaml|toml|description|mapstructure|env|flag|koanf):"|^\s*\w+\s*:[^=]+=\s*(?:[\w.]+\.)?(?:Field|Option|Argument|Query|Header|Cookie|Body|Form|Path)\(/;
 
 /** Whether a name's occurrence makes it part of its module's interface. */
 function isExported(occurrence: Occurrence): boolean {
@@ -307,6 +327,13 @@ function declaredName(text: string, spans?: readonly TextSpan[]): { name: string
 /** Words that bind a value rather than declare a type or a signature. */
 const ASSIGNERS = new Set(['const', 'let', 'var', 'val']);
 
+/** Types that languages writing the type first put before a name (`int retries = 3`). */
+const LEADING_TYPES = new Set(
+  'int long short byte char boolean bool float double String string auto unsigned signed final static'.split(
+    ' ',
+  ),
+);
+
 /** A line's code, trimmed, without a trailing comment. */
 function declarationCode(text: string): string {
   return text.replace(/\s+(?:\/\/|#\s).*$/, '').trim();
@@ -341,6 +368,37 @@ function markDefault(edit: TokenEdit, names: Map<string, DiffName>, at: DiffLoca
   name.at = at;
 }
 
+/**
+ * A constant that holds an option's default is named after the option (`DefaultMaxBodySize`,
+ * `RetryDefaultMaxRequestBodyBytes`, `DEFAULT_MAX_RETRIES`, `timeoutDefault`), and pages write the
+ * option, not the constant: a changed default of such a constant is also one of the name its
+ * words after `default` make (before it, when it ends the name), spelled in camelCase as options
+ * are most often written (the key is the same in any spelling).
+ */
+function addDefaultSubjects(names: Map<string, DiffName>): void {
+  for (const name of [...names.values()]) {
+    if (name.change !== 'default-changed') continue;
+    const words = nameWords(name.name);
+    const at = words.findIndex((word) => word === 'default' || word === 'defaults');
+    if (at < 0) continue;
+    const subject = at < words.length - 1 ? words.slice(at + 1) : words.slice(0, at);
+    if (subject.length === 0) continue;
+    const spelled = subject
+      .map((word, index) => (index === 0 ? word : word[0]!.toUpperCase() + word.slice(1)))
+      .join('');
+    const key = subject.join(' ');
+    const known = names.get(key);
+    if (known && known.change !== 'changed') continue;
+    names.set(key, {
+      ...name,
+      name: spelled,
+      key,
+      files: [...name.files],
+      neighbours: new Map(name.neighbours),
+    });
+  }
+}
+
 /** Punctuation between a name and the value it is given: `=`, `:`, `??`, `||`, `? :`. */
 const CONNECTOR = /^[=:?|&!<>]$/;
 /** Tokens looked back through for the key that owns a literal (`retries: { default: 3 }`). */
@@ -362,6 +420,24 @@ function literalOwner(
   const first = tokens[index];
   // A key is a name, or a string in JSON and YAML (`"retries": 3`).
   if ((first?.kind !== 'name' && first?.kind !== 'string') || index === start - 1) return undefined;
+  // A typed declaration gives the value to the name before its type: Go's `MaxBytes int64 = -1`
+  // (the name opens the line or follows `var`/`const`), an annotation's `retries: int = 3`; the
+  // type (`int64`) owns no default. C and Java write the type first (`int retries = 3`).
+  const before = tokens[index - 1];
+  const opensDeclaration = index - 1 === 0 || ASSIGNERS.has(tokens[index - 2]?.text ?? '');
+  const typed =
+    first.kind !== 'name'
+      ? undefined
+      : before?.kind === 'name' &&
+          opensDeclaration &&
+          !ASSIGNERS.has(before.text) &&
+          !LEADING_TYPES.has(before.text)
+        ? before
+        : before?.text === ':' && tokens[index - 2]?.kind === 'name'
+          ? tokens[index - 2]
+          : undefined;
+  const declared = typed ? names.get(keyOf(typed)) : undefined;
+  if (declared) return declared;
   const direct = names.get(keyOf(first));
   if (direct) return direct;
   const reach = tokens.slice(Math.max(0, index - OWNER_REACH), index).reverse();

@@ -101,6 +101,11 @@ function fileNames(path: string): Map<string, number> {
   };
   for (const folder of segments)
     if (!GENERIC_FOLDERS.has(folder.toLowerCase())) set(normalize(folder), FOLDER_FACTOR);
+  // Nested folders name a page by both (`provider/kubernetes/gateway/` and `kubernetes-gateway.md`),
+  // as surely as a folder does.
+  const named = [...segments, stem].filter((segment) => !GENERIC_FOLDERS.has(segment.toLowerCase()));
+  for (let index = 1; index < named.length; index += 1)
+    set(normalize(named[index - 1]! + named[index]!), FOLDER_FACTOR);
   for (const part of stem.split(/[-_.]/)) set(normalize(part), PART_FACTOR);
   set(normalize(stem), 1);
   return names;

@@ -45,9 +45,7 @@ export function linePairs(hunk: DiffHunk): LinePair[] {
 
 function matchRun(removed: DiffLine[], added: DiffLine[]): LinePair[] {
   if (removed.length === 0 || added.length === 0 || removed.length * added.length > 400) return [];
-  const texts = new Map(
-    [...removed, ...added].map((line) => [line, codeTokens(line.text).map((token) => token.text)]),
-  );
+  const texts = new Map([...removed, ...added].map((line) => [line, pairingTexts(codeTokens(line.text))]));
   const free = new Set(added);
   const pairs: LinePair[] = [];
   for (const old of removed) {
@@ -71,6 +69,36 @@ function matchRun(removed: DiffLine[], added: DiffLine[]): LinePair[] {
  */
 function codeTokens(line: string, spans?: readonly TextSpan[]): CodeToken[] {
   return lexLine(line, spans).filter((token) => !token.prose);
+}
+
+const LITERAL_KINDS = new Set(['string', 'number', 'keyword-literal']);
+/** Operators a value can be written with: `2 * 1024 * 1024`, `-1`, `(60 * 1000)`. */
+const VALUE_OPERATOR = /^[-+*/%<>|&~^().]$/;
+
+/**
+ * The tokens two lines are compared by: a value written as an expression of literals counts as
+ * one token, so `MaxBytes int64 = -1` and `MaxBytes int64 = 2 * 1024 * 1024` are one line edited
+ * (three of four alike) rather than two lines that share three tokens of eight.
+ */
+function pairingTexts(tokens: readonly CodeToken[]): string[] {
+  const texts: string[] = [];
+  let run: CodeToken[] = [];
+  const flush = () => {
+    if (run.some((token) => LITERAL_KINDS.has(token.kind)))
+      texts.push(run.map((token) => token.text).join(''));
+    else texts.push(...run.map((token) => token.text));
+    run = [];
+  };
+  for (const token of tokens) {
+    if (LITERAL_KINDS.has(token.kind) || (token.kind === 'punct' && VALUE_OPERATOR.test(token.text)))
+      run.push(token);
+    else {
+      flush();
+      texts.push(token.text);
+    }
+  }
+  flush();
+  return texts;
 }
 
 function sharedShare(a: readonly string[], b: readonly string[]): number {

@@ -17,13 +17,22 @@ const DEFAULT_WINDOW = 3;
  */
 export function nameEvidence(names: readonly DiffName[], vocabulary: PageVocabulary): PageEvidence {
   const evidence: PageEvidence = new Map();
+  const sharedItems: PageEvidence = new Map();
   for (const name of names) {
     if (STANDARD_LIBRARY_KEYS.has(name.key)) continue;
     const lines = vocabulary.find(name.name);
     if (lines.length === 0) continue;
     const rare = rarity(vocabulary.pageCount(name.key), vocabulary.pages.length);
     const specificity = shapeSpecificity(name.name);
-    for (const page of new Set(lines.map((at) => at.page))) {
+    const onPages = new Set(lines.map((at) => at.page));
+    const shared =
+      name.change === 'removed' || name.change === 'renamed'
+        ? sharedBySiblings(
+            new Set(lines.filter((at) => at.role === 'defines').map((at) => at.page)),
+            vocabulary,
+          )
+        : new Set<number>();
+    for (const page of onPages) {
       const onPage = linesOfPage(lines, page);
       if (name.change === 'type-changed') {
         add(evidence, page, declarationItem(name, onPage, vocabulary, rare, specificity));
@@ -32,7 +41,7 @@ export function nameEvidence(names: readonly DiffName[], vocabulary: PageVocabul
       const { line: best, saysOldValue } = bestLine(name, onPage, vocabulary);
       const codeOnly = onPage.every((at) => at.role === 'code');
       const weight = CHANGE_WEIGHT[name.change] * rare * defaultFactor(name, specificity, saysOldValue);
-      add(evidence, page, {
+      const item: ImpactEvidence = {
         kind: 'name',
         name: name.name,
         change: name.change,
@@ -41,10 +50,39 @@ export function nameEvidence(names: readonly DiffName[], vocabulary: PageVocabul
         diffLine: name.at,
         pageLine: { line: best.line, text: vocabulary.text(best) },
         weight: weight * (codeOnly ? CODE_ONLY_FACTOR : 1),
-      });
+      };
+      if (!shared.has(page)) add(evidence, page, item);
+      else sharedItems.set(page, [...(sharedItems.get(page) ?? []), item]);
     }
   }
+  // The shared members a page writes say one thing together (it documents a sibling that has
+  // them too): the strongest of them counts, at SHARED_MEMBER_FACTOR.
+  for (const [page, items] of sharedItems) {
+    const strongest = items.reduce((best, item) => (item.weight > best.weight ? item : best));
+    add(evidence, page, { ...strongest, weight: strongest.weight * SHARED_MEMBER_FACTOR });
+  }
   return evidence;
+}
+
+/**
+ * Sibling pages (one folder) that each document a name as an entry of their own (its heading, list
+ * item or table row) each describe their own member of that name: every metrics backend has its
+ * `pushInterval`, every provider its `endpoint`. When such a name goes, it went from one of them
+ * (the backend removed), and the name alone cannot say which; the page that also writes the names
+ * only the removed one had keeps its evidence from those.
+ */
+const SHARED_SIBLINGS = 3;
+const SHARED_MEMBER_FACTOR = 0.5;
+
+/** The pages among `pages` whose folder holds at least SHARED_SIBLINGS of them. */
+function sharedBySiblings(pages: ReadonlySet<number>, vocabulary: PageVocabulary): Set<number> {
+  const byFolder = new Map<string, number[]>();
+  for (const page of pages) {
+    const path = vocabulary.pages[page]!.path;
+    const folder = path.slice(0, path.lastIndexOf('/') + 1);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), page]);
+  }
+  return new Set([...byFolder.values()].filter((group) => group.length >= SHARED_SIBLINGS).flat());
 }
 
 /**
