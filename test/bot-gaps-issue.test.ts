@@ -5,7 +5,7 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPullRequestBody } from '../src/bot/index.js';
+import { pullRequestBodyFromStore } from '../src/engine/pull-request-body.js';
 import { findJobMarker, gapsIssueMarker } from '../src/github/index.js';
 import { issueComment, REPOSITORY, startBotHarness, type BotHarness } from './fixtures/bot/harness.js';
 
@@ -196,7 +196,7 @@ describe('/docs fill in the Docs gaps issue', () => {
     for (const question of CONFLUENCE) expect(request!.content).toContain(`"${question}"`);
     expect(request!.content).toContain('4 question(s) from 4 reader(s)');
     // The thread is the issue: the job's pull request description links back to it.
-    const body = await createPullRequestBody(t.service.store, 'https://github.com')(job, 'Added a page.');
+    const body = await pullRequestBodyFromStore(t.service.store, 'https://github.com')(job, 'Added a page.');
     expect(body).toContain(`https://github.com/${REPOSITORY}/issues/${issue.number}`);
 
     // A second gap in the same issue is its own job, not a follow-up of the first.

@@ -84,6 +84,18 @@ function parseJson(example: DocExample, output: string): unknown {
   }
 }
 
+/** Pages every shell block of which is a marked example: a block added there without a marker fails. */
+const EVERY_BLOCK_RUNS = ['docs/feedback-and-gaps.mdx'];
+
+describe('the pages whose every shell block runs', () => {
+  it.each(EVERY_BLOCK_RUNS)('%s', async (file) => {
+    const text = await fs.readFile(path.join(ROOT, file), 'utf8');
+    const blocks = text.split('\n').filter((line) => /^```(sh|bash)\s*$/.test(line)).length;
+    expect(blocks).toBeGreaterThan(0);
+    expect(parseExamples(file, text)).toHaveLength(blocks);
+  });
+});
+
 describe('the documented examples', () => {
   let dataDir: string;
   let server: Server;

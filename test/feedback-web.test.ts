@@ -95,6 +95,44 @@ describe.skipIf(!hasChromium)(title, () => {
     BROWSER_TEST_MS,
   );
 
+  it(
+    'sends a thumbs down with a comment from the widget, and the comment box closes',
+    async () => {
+      const page = await browser.newPage();
+      const problems = collectProblems(page);
+      await page.goto(`${docsSite.url}/guides/custom-domains`);
+      await page.locator('docwright-widget .dw-launcher').click();
+      const panel = page.getByRole('dialog', { name: 'Ask the docs' });
+      await panel.getByLabel('Your question').fill('Can I import our pages from Confluence?');
+      await panel.getByLabel('Your question').press('Enter');
+      const answer = panel.locator('.dw-assistant[data-state="done"]');
+      await answer.waitFor();
+      const bar = answer.getByRole('group', { name: 'Was this answer helpful?' });
+      await bar.getByRole('button', { name: 'Not helpful' }).click();
+      const commentBox = bar.getByLabel('What was missing or wrong? (optional)');
+      await commentBox.fill('Nothing about Confluence.');
+      await bar.getByRole('button', { name: 'Send' }).click();
+      await bar.getByText('Thanks, your comment was sent.').waitFor();
+      expect(await commentBox.isHidden()).toBe(true);
+      expect((await ratings()).at(-1)).toMatchObject({
+        rating: 'down',
+        comment: 'Nothing about Confluence.',
+      });
+      // The rated answer is the one the widget showed: the report reads the reader's question with it.
+      const report = await t.request('GET', '/v2/agent/docs/gaps', { key: t.adminKey });
+      expect(report.status).toBe(200);
+      const gaps = (report.body as { gaps: { examples: string[]; comments: string[] }[] }).gaps;
+      expect(
+        gaps.find((gap) => gap.examples.includes('Can I import our pages from Confluence?')),
+      ).toMatchObject({
+        comments: ['Nothing about Confluence.'],
+      });
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_MS,
+  );
+
   /** A page whose clipboard writes are kept in `window.copied`, as a reader's paste would find them. */
   async function pageWithClipboard(): Promise<Page> {
     const page = await browser.newPage();

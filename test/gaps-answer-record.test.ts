@@ -95,6 +95,65 @@ describe('grouping questions', () => {
     expect(groups).toEqual([[0, 1, 2], [3, 4], [5]]);
   });
 
+  it('keeps apart questions that each name a different thing the docs never use', () => {
+    const questions = [
+      { text: 'Is there a Salesforce integration?', pages: ['/integrations'], unknownWords: ['salesforce'] },
+      { text: 'Is there a Zendesk integration?', pages: ['/integrations'], unknownWords: ['zendesk'] },
+      { text: 'salesforce crm', pages: ['/crm'], unknownWords: ['salesforce'] },
+      { text: 'zendesk tickets', pages: ['/tickets'], unknownWords: ['zendesk'] },
+    ];
+    expect(groupQuestions(questions)).toEqual([
+      [0, 2],
+      [1, 3],
+    ]);
+    // Nor through a question about neither, which shares words and the page with both.
+    const bridged = groupQuestions([
+      ...questions,
+      { text: 'Which integrations are there?', pages: ['/integrations'], unknownWords: [] },
+    ]);
+    expect(bridged).toHaveLength(2);
+    const groupOf = (index: number) => bridged.findIndex((group) => group.includes(index));
+    expect(groupOf(0)).toBe(groupOf(2));
+    expect(groupOf(1)).toBe(groupOf(3));
+    expect(groupOf(0)).not.toBe(groupOf(1));
+    // In whatever order they come.
+    const reversed = groupQuestions([...questions].reverse());
+    expect(reversed.map((group) => group.map((index) => 3 - index).sort())).toEqual([
+      [1, 3],
+      [0, 2],
+    ]);
+  });
+
+  it('puts a declined question made mostly of words the docs never use apart, whatever page came close', () => {
+    const report = gapsReport(
+      [
+        // A large site holds "capital" in a heading on capitalization: a page came close.
+        exchange('What is the capital of France?', 1, {
+          about: 0.41,
+          support: 0.41,
+          unknownWords: ['france'],
+        }),
+        exchange('What is the capital of France?', 2, {
+          about: 0.41,
+          support: 0.41,
+          unknownWords: ['france'],
+        }),
+        // One wording alone is as much unknown; the others put the thing in the docs' words.
+        exchange('Is there a SharePoint integration?', 3, { unknownWords: ['sharepoint'] }),
+        exchange('Can I import documents from SharePoint?', 4, { unknownWords: ['sharepoint'] }),
+        exchange('How do I sync pages from a SharePoint site?', 5, { unknownWords: ['sharepoint'] }),
+        // Rated down, a reader says it is about the docs.
+        exchange('How tall is Mount Everest?', 6, { unknownWords: ['tall', 'everest'], rating: 'down' }),
+      ],
+      { project: 'docs', since: '30d' },
+    );
+    expect(report.offTopic.map((group) => [group.title, group.count])).toEqual([
+      ['What is the capital of France?', 2],
+    ]);
+    expect(report.gaps.map((gap) => gap.count)).toEqual([3, 1]);
+    expect(report.gaps[1]!.title).toBe('How tall is Mount Everest?');
+  });
+
   it('gives the same ids and order whatever order the questions come in', () => {
     const exchanges = [
       ...['Is Bitbucket supported?', 'Bitbucket pull requests', 'Bitbucket Server'].map((question, index) =>

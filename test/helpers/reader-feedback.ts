@@ -6,14 +6,18 @@ import type { TestService } from './service.js';
 export const OWN_DOCS_DIR = path.resolve(import.meta.dirname, '../../docs');
 
 /** Adds a project `own` (domain `own`) on a repository seeded from docwright's own docs, with keys. */
-export async function addOwnDocsProject(t: TestService) {
-  const repo = path.join(t.dataDir, 'own-repo');
-  await seedRepository(repo, OWN_DOCS_DIR, process.env);
-  await t.service.store.projects.create({ id: 'own', repository: repo, baseRef: 'main', domain: 'own' });
-  const adminKey = (await t.service.store.keys.create({ kind: 'admin', projectId: 'own' })).key;
-  const assistantKey = (
-    await t.service.store.keys.create({ kind: 'assistant', projectId: 'own', domain: 'own' })
-  ).key;
+export function addOwnDocsProject(t: TestService) {
+  return addSiteProject(t, 'own', OWN_DOCS_DIR);
+}
+
+/** Adds a project `id` (domain `id`) on a repository seeded from the docs in `folder`, with keys. */
+export async function addSiteProject(t: TestService, id: string, folder: string) {
+  const repo = path.join(t.dataDir, `${id}-repo`);
+  await seedRepository(repo, folder, process.env);
+  await t.service.store.projects.create({ id, repository: repo, baseRef: 'main', domain: id });
+  const adminKey = (await t.service.store.keys.create({ kind: 'admin', projectId: id })).key;
+  const assistantKey = (await t.service.store.keys.create({ kind: 'assistant', projectId: id, domain: id }))
+    .key;
   return { adminKey, assistantKey };
 }
 

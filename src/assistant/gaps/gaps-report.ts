@@ -1,6 +1,13 @@
 import type { Gap, GapsReport, PageReport } from '../../protocol/feedback.js';
 import type { Exchange } from '../../store/index.js';
-import { groupId, groupQuestions, representative, topKeys, type GroupedQuestion } from './question-groups.js';
+import {
+  groupId,
+  groupQuestions,
+  representative,
+  topKeys,
+  unknownShare,
+  type GroupedQuestion,
+} from './question-groups.js';
 
 /** An exchange as the report reads it: the question, the reply's record, its rating. */
 export type RatedExchange = Exchange & { rating: 'up' | 'down' | null; comment: string | null };
@@ -23,6 +30,12 @@ const OFF_TOPIC_SUPPORT = 0.2;
 const UNKNOWN_WORD_SUPPORT = 0.75;
 /** Below this support, a declined question no page names in its title or headings is off-topic too. */
 const OFF_TOPIC_UNNAMED_SUPPORT = 0.5;
+/**
+ * A group of declined questions at least this share of whose words the docs never use is
+ * off-topic, whatever page the search found: on a large site some page holds a word of almost any
+ * question ("capital" in a heading on capitalization, "train" in one on training a model).
+ */
+const OFF_TOPIC_UNKNOWN_SHARE = 0.5;
 
 const EXAMPLES = 3;
 const CLOSEST_PAGES = 3;
@@ -115,7 +128,7 @@ function groupedExchanges(exchanges: readonly RatedExchange[]): {
   const gaps: GapQuestions[] = [];
   const offTopic: GapQuestions[] = [];
   for (const group of grouped(unserved)) {
-    const target = group.members.every(({ exchange }) => isOffTopic(exchange)) ? offTopic : gaps;
+    const target = isOffTopicGroup(group.members) ? offTopic : gaps;
     target.push({ gap: group.gap, questions: group.questions });
   }
   return { gaps, offTopic };
@@ -133,6 +146,19 @@ function reasonsOf(exchange: RatedExchange): Reason[] {
     reasons.push('lowSupport');
   if (exchange.rating === 'down') reasons.push('ratedDown');
   return reasons;
+}
+
+/**
+ * A group is off-topic when the assistant declined each of its questions and either no page came
+ * close to any of them, or the docs never use at least half of the words they are asked in.
+ */
+function isOffTopicGroup(members: readonly Member[]): boolean {
+  const exchanges = members.map((member) => member.exchange);
+  if (!exchanges.every((exchange) => exchange.outcome === 'declined' && exchange.rating !== 'down'))
+    return false;
+  return (
+    exchanges.every(isOffTopic) || unknownShare(exchanges.map(groupedQuestion)) >= OFF_TOPIC_UNKNOWN_SHARE
+  );
 }
 
 /**

@@ -37,6 +37,9 @@ const FILLER = new Set([
   'any',
   'able',
   'does',
+  // "a good recipe", "the best way": they ask for a judgement, not about a subject.
+  'good',
+  'best',
 ]);
 
 /**
@@ -72,10 +75,11 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 }
 
 /**
- * Groups questions about the same thing: two questions are linked when they share enough words,
- * or fewer words and their closest page, or a word the docs never use ("GitLab" in "is GitLab
- * supported?" and "merge requests on GitLab"); a group is what links reach (single link). Returns
- * the groups as lists of indexes into `questions`, in the order their first question comes.
+ * Groups questions about the same thing: two questions are linked when they share a word the docs
+ * never use ("GitLab" in "is GitLab supported?" and "merge requests on GitLab"), or enough words,
+ * or fewer words and their closest page; a group is what links reach (single link), except that
+ * groups about different things the docs never name stay apart. Returns the groups as lists of
+ * indexes into `questions`, in the order their first question comes.
  */
 export function groupQuestions(questions: readonly GroupedQuestion[]): number[][] {
   const terms = questions.map((question) => new Set(questionTerms(question.text)));
@@ -94,19 +98,36 @@ export function groupQuestions(questions: readonly GroupedQuestion[]): number[][
     if (same === undefined) byWords.set(key, index);
     else parent[root(index)] = root(same);
   }
-  const distinct = [...byWords.values()];
+  const distinct = [...byWords].map(([key, index]) => ({ key, index }));
+  const links: { a: number; b: number; strength: number; key: string }[] = [];
   for (let i = 0; i < distinct.length; i += 1) {
-    const a = distinct[i]!;
+    const a = distinct[i]!.index;
     for (let j = i + 1; j < distinct.length; j += 1) {
-      const b = distinct[j]!;
-      if (root(a) === root(b)) continue;
+      const b = distinct[j]!.index;
       const words = jaccard(terms[a]!, terms[b]!);
       const samePage =
         questions[a]!.pages[0] !== undefined && questions[a]!.pages[0] === questions[b]!.pages[0];
       const sameUnknown = [...unknown[a]!].some((word) => unknown[b]!.has(word));
-      if (words >= SAME_WORDS || sameUnknown || (samePage && words >= SAME_PAGE_WORDS))
-        parent[root(b)] = root(a);
+      if (sameUnknown || words >= SAME_WORDS || (samePage && words >= SAME_PAGE_WORDS)) {
+        const [first, second] = [distinct[i]!.key, distinct[j]!.key].sort();
+        links.push({ a, b, strength: (sameUnknown ? 1 : 0) + words, key: `${first}\n${second}` });
+      }
     }
+  }
+  // Strongest links first, ties by the wordings: the groups do not depend on the questions' order.
+  links.sort((x, y) => y.strength - x.strength || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  // The things the docs never name that each group asks about. A group about one such thing never
+  // joins a group about another, not even through a question about neither: "is there a Salesforce
+  // integration?" and "is there a Zendesk integration?" share their words, their page and perhaps
+  // an unserved "which integrations are there?", and ask about two things.
+  const things = questions.map((_, index) => unknown[index]!);
+  for (const { a, b } of links) {
+    const [x, y] = [root(a), root(b)];
+    if (x === y) continue;
+    const [thingsX, thingsY] = [things[x]!, things[y]!];
+    if (thingsX.size > 0 && thingsY.size > 0 && ![...thingsX].some((word) => thingsY.has(word))) continue;
+    parent[y] = x;
+    things[x] = new Set([...thingsX, ...thingsY]);
   }
   const groups = new Map<number, number[]>();
   for (const index of questions.keys()) {
@@ -116,6 +137,22 @@ export function groupQuestions(questions: readonly GroupedQuestion[]): number[][
     else groups.set(key, [index]);
   }
   return [...groups.values()];
+}
+
+/**
+ * The share (0-1) of the distinct terms of a group's questions that no page of the docs holds. A
+ * topic the docs miss is one unknown thing ("SharePoint") that readers put in the docs' own words
+ * ("import", "sync pages", "integration"): the more wordings, the smaller the share. A question
+ * about something else altogether ("the capital of France", "training for a marathon") is made of
+ * words the docs never use, however it is worded; a word it shares with the docs is incidental.
+ */
+export function unknownShare(questions: readonly GroupedQuestion[]): number {
+  const terms = new Set(questions.flatMap((question) => questionTerms(question.text)));
+  if (terms.size === 0) return 0;
+  const unknown = new Set(questions.flatMap((question) => question.unknownWords.map(stem)));
+  let held = 0;
+  for (const term of terms) if (unknown.has(term)) held += 1;
+  return held / terms.size;
 }
 
 /**
