@@ -2,40 +2,58 @@
  * Does the offline answer state the answer? `npx tsx bench/answer-text.ts [--verbose]`.
  *
  * The other answer benchmarks score the pages an answer cites; a reader reads its text. For each
- * site, every reader question of the sets tuned on that has facts in bench/queries/<site>-facts.json
- * (short phrases, in the docs' own words, that a right answer states) is answered by the offline
- * assistant, and its text is checked for every fact: case, whitespace, punctuation and Markdown
- * aside, any one of a fact's variants. Beside it: Hit@5 and MRR@10 of the pages cited, and the
- * shares of reader questions and off-topic questions declined, over the same pooled sets as
- * `answer-quality.ts --pooled`. Each miss is put in one category:
+ * site (docwright's own docs/ and the two shared corpora), every reader question of the sets tuned
+ * on that has facts in bench/queries/<site>-facts.json (short phrases, in the docs' own words, that
+ * a right answer states) is answered by the offline assistant, and its text is checked for every
+ * fact: case, whitespace, punctuation and Markdown aside, any one of a fact's variants. Beside it:
+ * Hit@5 and MRR@10 of the pages cited, and the shares of reader questions and off-topic questions
+ * declined (the site's pooled off-topic sets tuned on, as `answer-quality.ts --pooled`, and the
+ * facts file's own off-topic questions). Each miss is put in one category:
  *
  * - declined: the answer cites nothing;
  * - page not cited: no cited page holds the fact;
  * - cited not quoted: a cited page holds it, but the answer only lists that page;
  * - sentence choice: a quoted page holds it, and other sentences of it were quoted.
  *
- * `--verbose` prints each miss with the answer's first lines. The sets tuned on only: facts for the
- * sets never tuned on would make them tuning data.
+ * A second set per site, bench/queries/<site>-facts-blind.json, holds questions of its own (with
+ * the pages that answer them, and off-topic questions) written from randomly picked pages and never
+ * tuned on: its figures are printed whole, its misses counted by category but never listed, so that
+ * reading them does not make them tuning data.
+ *
+ * `--verbose` prints each listed miss with the answer's first lines.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { retrieveHybrid } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
-import { loadSite, pooledSets, rankScores, type AnySite } from './reader-questions.js';
+import {
+  loadSite,
+  pooledSets,
+  rankScores,
+  type AnySite,
+  type RankScores,
+  type ReaderQuestion,
+} from './reader-questions.js';
 import { machineDescription } from './retrieval-corpus.js';
 
 /** A fact: its variants, any one of which the answer must state. */
 type Fact = string | string[];
 interface FactsFile {
   facts: Record<string, Fact[]>;
+  offTopic?: string[];
+}
+interface BlindFile {
+  questions: (ReaderQuestion & { facts: Fact[] })[];
+  offTopic: string[];
 }
 
-const FACT_SITES: AnySite[] = ['docwright', 'mintlify'];
+const FACT_SITES: AnySite[] = ['docwright', 'mintlify', 'pipecat'];
 const PAGE_SIZE = 5;
 const answerer = new ExtractiveAnswerer();
 
 type Category = 'declined' | 'page not cited' | 'cited not quoted' | 'sentence choice';
+const CATEGORIES: Category[] = ['declined', 'page not cited', 'cited not quoted', 'sentence choice'];
 
 /** Words only, lower-cased: a fact matches across case, whitespace, punctuation and Markdown. */
 function loose(text: string): string {
@@ -47,9 +65,9 @@ function states(text: string, fact: Fact): boolean {
   return (Array.isArray(fact) ? fact : [fact]).some((variant) => haystack.includes(loose(variant)));
 }
 
-function readFacts(site: AnySite): Record<string, Fact[]> {
-  const file = fileURLToPath(new URL(`./queries/${site}-facts.json`, import.meta.url));
-  return (JSON.parse(readFileSync(file, 'utf8')) as FactsFile).facts;
+function readQueries<T>(name: string): T | undefined {
+  const file = fileURLToPath(new URL(`./queries/${name}`, import.meta.url));
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
 }
 
 async function ask(index: DocsIndex, question: string) {
@@ -79,28 +97,39 @@ function quotedSources(text: string): Set<number> {
   return new Set([...quoted.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1])));
 }
 
-async function measure(site: AnySite, verbose: boolean) {
-  const corpus = await loadSite(site);
-  if (!corpus) return undefined;
-  const index = DocsIndex.fromSite(corpus);
-  const texts = pageTexts(
-    index,
-    corpus.files.map((file) => ({ path: file.path, content: file.content })),
-  );
-  const facts = readFacts(site);
-  const { reader, offTopic } = pooledSets(site, 'tuning');
-  const asked = reader.filter((question) => facts[question.query] !== undefined);
-  const unknown = Object.keys(facts).filter((query) => !reader.some((question) => question.query === query));
-  for (const query of unknown) console.error(`  ${site}: facts for a question not in the sets: ${query}`);
+interface Miss {
+  query: string;
+  category: Category;
+  text: string;
+}
+
+interface SetResult {
+  questions: number;
+  stated: number;
+  scores: RankScores;
+  declined: number;
+  offDeclined: readonly [number, number];
+  ownOffDeclined: readonly [number, number];
+  misses: Miss[];
+}
+
+/** Answers each question, checks its facts and sorts each miss into its category. */
+async function score(
+  index: DocsIndex,
+  texts: Map<string, string>,
+  questions: (ReaderQuestion & { facts: Fact[] })[],
+  offTopic: string[],
+  ownOffTopic: string[],
+): Promise<SetResult> {
   const cited: string[][] = [];
-  const misses: { query: string; category: Category; text: string }[] = [];
+  const misses: Miss[] = [];
   let stated = 0;
   let declined = 0;
-  for (const question of asked) {
+  for (const question of questions) {
     const answer = await ask(index, question.query);
     cited.push(answer.sources);
     if (answer.sources.length === 0) declined += 1;
-    const missing = facts[question.query]!.filter((fact) => !states(answer.text, fact));
+    const missing = question.facts.filter((fact) => !states(answer.text, fact));
     if (missing.length === 0) {
       stated += 1;
       continue;
@@ -119,58 +148,94 @@ async function measure(site: AnySite, verbose: boolean) {
             : 'cited not quoted';
     misses.push({ query: question.query, category, text: answer.text });
   }
-  let offDeclined = 0;
-  for (const question of offTopic) if ((await ask(index, question)).sources.length === 0) offDeclined += 1;
-  index.close();
-  if (verbose)
-    for (const miss of misses)
-      console.log(
-        `  ${site} ${miss.category}: ${miss.query} -> ${miss.text.slice(0, 200).replace(/\n/g, ' ')}`,
-      );
+  const declinedOf = async (list: string[]) => {
+    let count = 0;
+    for (const question of list) if ((await ask(index, question)).sources.length === 0) count += 1;
+    return [count, list.length] as const;
+  };
   return {
-    questions: asked.length,
+    questions: questions.length,
     stated,
-    scores: rankScores(asked, cited),
+    scores: rankScores(questions, cited),
     declined,
-    offDeclined: [offDeclined, offTopic.length] as const,
+    offDeclined: await declinedOf(offTopic),
+    ownOffDeclined: await declinedOf(ownOffTopic),
     misses,
   };
 }
 
+async function measure(site: AnySite) {
+  const corpus = await loadSite(site);
+  if (!corpus) return undefined;
+  const index = DocsIndex.fromSite(corpus);
+  const texts = pageTexts(
+    index,
+    corpus.files.map((file) => ({ path: file.path, content: file.content })),
+  );
+  const factsFile = readQueries<FactsFile>(`${site}-facts.json`);
+  const { reader, offTopic } = pooledSets(site, 'tuning');
+  let tuned: SetResult | undefined;
+  if (factsFile) {
+    const { facts } = factsFile;
+    for (const query of Object.keys(facts).filter((query) => !reader.some((q) => q.query === query)))
+      console.error(`  ${site}: facts for a question not in the sets: ${query}`);
+    const asked = reader
+      .filter((question) => facts[question.query] !== undefined)
+      .map((question) => ({ ...question, facts: facts[question.query]! }));
+    tuned = await score(index, texts, asked, offTopic, factsFile.offTopic ?? []);
+  }
+  const blindFile = readQueries<BlindFile>(`${site}-facts-blind.json`);
+  const blind = blindFile
+    ? await score(index, texts, blindFile.questions, [], blindFile.offTopic)
+    : undefined;
+  for (const question of blindFile?.questions ?? [])
+    for (const url of question.expected)
+      if (!index.page(url)) console.error(`  ${site}: the blind set expects a page the site lacks: ${url}`);
+  index.close();
+  return { tuned, blind };
+}
+
 const percent = (count: number, total: number) => `${((100 * count) / Math.max(1, total)).toFixed(1)}%`;
+const ratio = ([count, total]: readonly [number, number]) =>
+  total === 0 ? '-' : `${count} of ${total} (${percent(count, total)})`;
 
 async function main(): Promise<void> {
   const verbose = process.argv.includes('--verbose');
-  console.log(`Answer text on the sets tuned on. Machine: ${machineDescription()}\n`);
+  console.log(`Answer text, per site. Machine: ${machineDescription()}\n`);
   const lines = [
-    '| site | questions with facts | answer states the fact | cited Hit@5 | cited MRR@10 | on-topic declined | off-topic declined |',
-    '|---|---|---|---|---|---|---|',
+    '| site | set | questions with facts | answer states the fact | cited Hit@5 | cited MRR@10 | on-topic declined | off-topic declined (pooled sets) | off-topic declined (facts file) |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
-  const missLines: string[] = [];
+  const missLines = [
+    '| site | set | declined | page not cited | cited not quoted | sentence choice |',
+    '|---|---|---|---|---|---|',
+  ];
   const listed: string[] = [];
   for (const site of FACT_SITES) {
-    const result = await measure(site, verbose);
+    const result = await measure(site);
     if (!result) continue;
-    const { questions, stated, scores, declined, offDeclined, misses } = result;
-    lines.push(
-      `| ${site} | ${questions} | ${stated} (${percent(stated, questions)}) | ${percent(scores.hit5, 1)} | ${scores.mrr.toFixed(3)} | ${declined} (${percent(declined, questions)}) | ${offDeclined[0]} of ${offDeclined[1]} (${percent(...offDeclined)}) |`,
-    );
-    const categories: Category[] = ['declined', 'page not cited', 'cited not quoted', 'sentence choice'];
-    missLines.push(
-      `| ${site} | ${categories.map((category) => misses.filter((miss) => miss.category === category).length).join(' | ')} |`,
-    );
-    for (const miss of misses) listed.push(`- ${site}, ${miss.category}: ${miss.query}`);
+    for (const [name, set] of [
+      ['tuned on', result.tuned],
+      ['blind', result.blind],
+    ] as const) {
+      if (!set) continue;
+      const { questions, stated, scores, declined, offDeclined, ownOffDeclined, misses } = set;
+      lines.push(
+        `| ${site} | ${name} | ${questions} | ${stated} (${percent(stated, questions)}) | ${percent(scores.hit5, 1)} | ${scores.mrr.toFixed(3)} | ${declined} (${percent(declined, questions)}) | ${ratio(offDeclined)} | ${ratio(ownOffDeclined)} |`,
+      );
+      missLines.push(
+        `| ${site} | ${name} | ${CATEGORIES.map((category) => misses.filter((miss) => miss.category === category).length).join(' | ')} |`,
+      );
+    }
+    for (const miss of result.tuned?.misses ?? []) {
+      listed.push(`- ${site}, ${miss.category}: ${miss.query}`);
+      if (verbose) listed.push(`  ${miss.text.slice(0, 240).replace(/\n/g, ' ')}`);
+    }
   }
   console.log(lines.join('\n'));
   console.log('\nMisses by category:\n');
-  console.log(
-    [
-      '| site | declined | page not cited | cited not quoted | sentence choice |',
-      '|---|---|---|---|---|',
-      ...missLines,
-    ].join('\n'),
-  );
-  console.log(`\n${listed.join('\n')}`);
+  console.log(missLines.join('\n'));
+  console.log(`\nThe misses of the sets tuned on (the blind sets' are not listed):\n\n${listed.join('\n')}`);
 }
 
 await main();

@@ -134,6 +134,229 @@ describe('what the offline answer says', () => {
     );
     expect(answer.text.startsWith('You can use a custom domain only on the Pro plan or above.')).toBe(true);
   });
+
+  it('quotes the code a lead-in announces past a short note, inline code in the lead-in aside', async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'integrations/tracker.mdx',
+          content: page(
+            'Tracker',
+            'Add the following to your `site.json` file to send visits to Tracker.\n\n' +
+              'You only need `host` if you run Tracker yourself.\n\n' +
+              '```json\n{ "tracker": { "apiKey": "KEY" } }\n```\n',
+          ),
+        },
+      ],
+      'send visits to Tracker',
+    );
+    expect(answer.text).toContain('Add the following to your `site.json` file to send visits to Tracker.');
+    expect(answer.text).toContain('"apiKey": "KEY"');
+  });
+
+  it('answers what is needed first from the requirements section, whatever its words', async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'quickstart.mdx',
+          content: page(
+            'Quickstart',
+            'Run Acme on your machine.\n\n## Requirements\n\n- Node.js 22 or 24\n- git\n\n' +
+              '## Start the server\n\nStart the server before you start a job:\n\n```sh\nacme start\n```\n\n' +
+              '## Start a job\n\nA job starts when you start it from the start page.',
+          ),
+        },
+      ],
+      'what do I need installed before I start?',
+    );
+    expect(answer.text).toMatch(/^\*\*Requirements:\*\*\n- Node\.js 22 or 24\n- git/);
+  });
+
+  it("opens with the page's overview when the page's title names the question", async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'services/avatar.mdx',
+          content: page(
+            'Acme Video Avatar',
+            "## Overview\n\n`AcmeVideoService` renders a talking head that speaks the bot's replies.\n\n" +
+              '## Acme account setup\n\nBefore using Acme video avatar services, you need an Acme account and an Acme video avatar key.\n\n' +
+              '## Acme notes\n\nAcme video avatar rooms hold the Acme video avatar, the bot and people.',
+          ),
+        },
+      ],
+      'video avatar with Acme',
+    );
+    expect(answer.sources[0]).toBe('/services/avatar');
+    expect(answer.text).toMatch(/^`AcmeVideoService` renders a talking head/);
+  });
+
+  it('quotes a sentence that refers back after the sentence it refers to', async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'guides/voicemail.mdx',
+          content: page(
+            'Voicemail',
+            'The `MachineDetector` tells a person from a recording when a call is answered. ' +
+              'This module is built for bots that place outbound calls to an answering machine.',
+          ),
+        },
+      ],
+      'detect an answering machine on outbound calls',
+    );
+    expect(answer.text).toMatch(
+      /^The `MachineDetector` tells a person from a recording[^\n]* This module is built/,
+    );
+  });
+});
+
+describe('choosing what answers', () => {
+  it('quotes the sentence naming the code name a question asks about, before an opening of its common words', async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'api/static-export.mdx',
+          content: page(
+            'Static export',
+            'The static export API exports a static site. A static export job of the API runs in the background, ' +
+              'and the export API returns a static bundle.\n\n## Automate\n\n' +
+              'Store your admin key as the `ACME_ADMIN_KEY` repository secret.',
+          ),
+        },
+      ],
+      'what is ACME_ADMIN_KEY used for in the static export API?',
+    );
+    expect(answer.sources[0]).toBe('/api/static-export');
+    expect(answer.text).toMatch(
+      /^(\*\*Automate:\*\* )?Store your admin key as the `ACME_ADMIN_KEY` repository secret\./,
+    );
+  });
+
+  it('answers a task put as an order ("end the pipeline…") with its code, as "how do I" is', async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'pipeline/idle.mdx',
+          content: page(
+            'Idle pipelines',
+            'When no activity reaches the pipeline for a period, the pipeline is idle and the worker can end it, ' +
+              'so that a call nobody hangs up does not run for hours and keep paying for its services.\n\n' +
+              'The period and what happens when it passes are set on the worker, and an event handler may do more ' +
+              'than end the pipeline: it can say goodbye first or record why the call ended.\n\n' +
+              '```python\nworker = PipelineWorker(pipeline, idle_timeout_secs=300)\n```\n',
+          ),
+        },
+      ],
+      'end the pipeline after a period with no activity',
+    );
+    expect(answer.text).toContain('idle_timeout_secs=300');
+  });
+
+  it("brings the page's section that holds code for a task, when the sections its words rank hold none", async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'pipeline/idle.mdx',
+          content: page(
+            'Idle pipelines',
+            '## How it works\n\nWhen no activity reaches the pipeline for a period, the pipeline is idle and the ' +
+              'worker can end the pipeline.\n\n## Why it matters\n\nA pipeline with no activity for a long ' +
+              'period still pays for its services until something ends it.\n\n## When to use it\n\n' +
+              'Every pipeline of a phone bot should end after a period of no activity.\n\n' +
+              '## Configuration\n\nSet the timeout on the worker:\n\n' +
+              '```python\nworker = PipelineWorker(pipeline, idle_timeout_secs=300)\n```\n',
+          ),
+        },
+      ],
+      'end the pipeline after a period with no activity',
+    );
+    expect(answer.sources[0]).toBe('/pipeline/idle');
+    expect(answer.text).toContain('idle_timeout_secs=300');
+  });
+
+  it('quotes the rows of a long table that hold the question together, not each row holding one word of it', async () => {
+    const rows = Array.from(
+      { length: 12 },
+      (_, position) => `| \`SETTING_${position}\` | unset | the app's setting number ${position} |`,
+    );
+    rows[7] = "| `PRIVATE_KEY_PATH` | unset | path of the `.pem` file with the app's private key |";
+    const answer = await ask(
+      [
+        {
+          path: 'configuration.mdx',
+          content: page(
+            'Configuration',
+            `## Variables\n\n| variable | default | meaning |\n| --- | --- | --- |\n${rows.join('\n')}\n`,
+          ),
+        },
+      ],
+      'configuration of the app private key from a .pem file',
+    );
+    expect(answer.text).toContain('| `PRIVATE_KEY_PATH` |');
+    expect(answer.text).not.toContain('SETTING_3');
+  });
+
+  it('brings the opening of a page whose title names the question, past many short sections that repeat its word', async () => {
+    const messages = Array.from(
+      { length: 45 },
+      (_, position) => `## bot-event-${position}\n\nAcme protocol message ${position}.`,
+    );
+    const answer = await ask(
+      [
+        {
+          path: 'client/acme-standard.mdx',
+          content: page(
+            'The Acme Standard',
+            'The Acme (Advanced Call Messaging Exchange) standard defines the messages clients and servers send ' +
+              'each other during a call, and how each side answers them.\n\n' +
+              messages.join('\n\n'),
+          ),
+        },
+      ],
+      'what is the Acme protocol',
+    );
+    expect(answer.sources[0]).toBe('/client/acme-standard');
+    expect(answer.text).toContain('Advanced Call Messaging Exchange');
+  });
+});
+
+describe('everyday words the site never uses', () => {
+  const sample = {
+    path: 'sample-site.mdx',
+    content: page(
+      'Sample site',
+      'The sample site ships with every install: a sample site with ten pages to try the editor on.',
+    ),
+  };
+  const calls = {
+    path: 'calls.mdx',
+    content: page('Calls', 'Calls reach the bot at work hours through the phone number you set up.'),
+  };
+
+  // Pages that hold the question's other words, so that they weigh little beside one no page holds.
+  const siteWide = ['Fonts of a site', 'Site search', 'Site images', 'Sample answers', 'Sample pages'].map(
+    (title, position) => ({
+      path: `site/page-${position}.mdx`,
+      content: page(title, `${title}: a sample of the site settings.`),
+    }),
+  );
+
+  it('answers a question with an everyday word no page holds, from the page its other words name', async () => {
+    const answer = await ask([sample, calls, ...siteWide], 'is there a sample site I can play with');
+    expect(answer.sources[0]).toBe('/sample-site');
+    expect(answer.text).toContain('a sample site with ten pages');
+  });
+
+  it('still declines when the word no page holds names the subject, a word of everyday life', async () => {
+    const answer = await ask([sample, calls, ...siteWide], 'what should I say when I call in sick to work');
+    expect(answer.sources).toEqual([]);
+  });
+
+  it('still declines when the words left are everyday words too', async () => {
+    const answer = await ask([sample, calls, ...siteWide], 'can I call and play at work');
+    expect(answer.sources).toEqual([]);
+  });
 });
 
 describe("the answer on docwright's own docs, through the route", () => {

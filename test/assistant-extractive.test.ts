@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
 import { ANSWER_RELEVANCE_THRESHOLD, ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
+import { answerForm, formBonus } from '../src/assistant/answer/answer-form.js';
 import { ModelAnswerer } from '../src/assistant/answer/model.js';
 import { retrieve } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
@@ -406,5 +407,53 @@ describe('extractive answers', () => {
     const system = JSON.stringify(prompts[0]);
     const domainNumber = pages.indexOf('/guides/custom-domain') + 1;
     expect(system.match(new RegExp(`\\[${domainNumber}\\] Custom domain`, 'g'))).toHaveLength(2);
+  });
+  it('quotes first, and whatever the first page spent, a later page whose sentence holds more of the question', async () => {
+    const flags = Array.from(
+      { length: 12 },
+      (_, row) => `| \`--flag-${row}\` | option ${row} of a job run |`,
+    );
+    const table = `| flag | meaning |\n| --- | --- |\n${flags.join('\n')}`;
+    const text = await quotedFor('how many files can one job change', [
+      hit('/cli', 0.6, `The job command creates a job.\n\n${table}`),
+      hit('/limits', 0.5, 'Every run is bounded. One job can change at most 200 files, 1 MiB per file.'),
+    ]);
+    // The sources keep the search's order; the quote says which page it is from.
+    expect(text).toMatch(/^One job can change at most 200 files, 1 MiB per file\. \[2\]/);
+  });
+});
+
+describe('the form of an answer', () => {
+  it('prefers, for a "what does X do" question, a list item naming a term and saying what it is', () => {
+    const form = answerForm('what does RESET_WITH_SUMMARY do in flows');
+    expect(form).toBe('definition');
+    const entry = {
+      kind: 'item' as const,
+      block: 0,
+      text: '**RESET_WITH_SUMMARY**: The context is cleared but keeps a summary.',
+    };
+    const use = {
+      kind: 'item' as const,
+      block: 0,
+      text: 'Use **RESET_WITH_SUMMARY** for long conversations.',
+    };
+    expect(formBonus(entry, form, 1)).toBeGreaterThan(0);
+    expect(
+      formBonus({ ...entry, text: '`idle_timeout` \u2014 seconds before the pipeline ends.' }, form, 1),
+    ).toBeGreaterThan(0);
+    expect(formBonus(use, form, 1)).toBe(0);
+    // A unit holding none of the question's words gains nothing for its form.
+    expect(formBonus(entry, form, 0)).toBe(0);
+  });
+
+  it('prefers, for a question asking for a value, a sentence or item that states a number', () => {
+    const form = answerForm('which port does the server listen on by default?');
+    expect(form).toBe('value');
+    expect(
+      formBonus({ kind: 'sentence', block: 0, text: 'The server listens on port 3000.' }, form, 1),
+    ).toBeGreaterThan(0);
+    expect(
+      formBonus({ kind: 'sentence', block: 0, text: 'The server listens on the port you set.' }, form, 1),
+    ).toBe(0);
   });
 });

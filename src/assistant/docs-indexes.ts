@@ -1,3 +1,4 @@
+import { DocwrightError } from '../core/errors.js';
 import { frameworkOption } from '../core/docs-frameworks.js';
 import { DocsIndex, openDocsSite, readerPages, type ReaderSite } from '../docs/index.js';
 import type { Forge, Snapshot } from '../forge/types.js';
@@ -100,7 +101,11 @@ export class DocsIndexes {
   private async refresh(project: ProjectRow, entry: Entry | undefined): Promise<Entry> {
     const commit = await this.options.forge.resolveRef(project.repository, project.base_ref);
     if (!commit)
-      throw new Error(`The base branch "${project.base_ref}" of project ${project.id} does not exist`);
+      throw new DocwrightError(
+        'not_found',
+        `The base branch "${project.base_ref}" of project ${project.id} does not exist`,
+        { retryable: false },
+      );
     if (entry?.commit === commit) {
       entry.checkedAt = this.now();
       return entry;

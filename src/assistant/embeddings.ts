@@ -1,3 +1,4 @@
+import { asError, DocwrightError } from '../core/errors.js';
 import { createHash } from 'node:crypto';
 import { embed, embedMany, type EmbeddingModel } from 'ai';
 import { SectionVectors, type DocsIndex } from '../docs/index.js';
@@ -134,7 +135,8 @@ export class SectionEmbedder {
           abortSignal: signal,
         });
         if (embeddings.length !== round.length)
-          throw new Error(
+          throw new DocwrightError(
+            'internal_error',
             `The embedding model returned ${embeddings.length} vectors for ${round.length} texts`,
           );
         // Rounded to float32 here, as stored: an index built from the store ranks exactly alike.
@@ -205,8 +207,4 @@ function sharedDimensions(
   let best = 0;
   for (const [length, count] of counts) if (count > (counts.get(best) ?? 0)) best = length;
   return best;
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

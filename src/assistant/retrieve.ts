@@ -9,8 +9,17 @@ import {
   type SearchHit,
 } from '../docs/index.js';
 import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
-import { answerForm, holdsInstallCommand } from './answer/answer-form.js';
-import { ANSWER_RELEVANCE_THRESHOLD, PHRASE_FREE_THRESHOLD, confidence } from './answer/extractive.js';
+import { answerForm, askedFor, holdsInstallCommand, listsRequirements } from './answer/answer-form.js';
+import { stem } from '../docs/word-stem.js';
+import { openingFence } from '../docs/page-syntax.js';
+import { EVERYDAY_WORDS } from './everyday-words.js';
+import { isOpening } from './opening.js';
+import {
+  ANSWER_RELEVANCE_THRESHOLD,
+  PHRASE_FREE_THRESHOLD,
+  confidence,
+  isTask,
+} from './answer/extractive.js';
 
 /**
  * A message at least this share of whose words no page holds is not about the docs, whatever
@@ -76,8 +85,9 @@ export function retrieve(
   const followUp = leans ?? leansOnThread(index, input);
   const query = searchText(input, followUp);
   const cited = followUp ? (input.citedPaths ?? []) : [];
-  // Two sections of a page at most, and the page counted once: the answer cites pages.
-  const sections = index.search(query, {
+  // Two sections of a page at most, and the page counted once: the answer cites pages. Searched
+  // without the everyday words no page holds; the query stays the reader's.
+  const sections = index.search(withoutUnheldEverydayWords(index, query, lastUserText(input.conversation)), {
     limit: input.retrievalPageSize * SECTIONS_PER_PAGE,
     maxPerPage: SECTIONS_PER_PAGE,
     filter: input.filter ?? undefined,
@@ -89,10 +99,39 @@ export function retrieve(
   const pages = [...new Set(sections.map((hit) => hit.urlPath))].slice(0, input.retrievalPageSize);
   const passages = sections.filter((hit) => pages.includes(hit.urlPath));
   if (cited.length > 0) addFollowUpSections(index, passages, lastUserText(input.conversation), input);
-  else addCommandSection(index, passages, lastUserText(input.conversation), input);
+  else {
+    addCommandSection(index, passages, lastUserText(input.conversation), input);
+    addOpeningSection(index, passages, lastUserText(input.conversation), input);
+    addCodeSection(index, passages, lastUserText(input.conversation), input);
+  }
   let holds: boolean | undefined;
   const holdsPhrase = () => (holds ??= index.holdsPhrase(query, pages, passages[0]?.language));
   return { query, passages, holdsPhrase, followUp };
+}
+
+/** Searchable words a question keeps once everyday words no page holds are left out. */
+const KEPT_WORDS = 2;
+
+/**
+ * `query` without the everyday words of `question` that no page holds ("play" in "is there a demo
+ * project I can play with"): a word no page holds weighs the most in how much of a question a page
+ * holds, so a common word the site happens never to use sinks every page under the bar of an
+ * answer, though it says nothing of what is asked. Such a word is left out only when the question
+ * keeps words of its own to search for, and only if it is an everyday word: a noun no page holds
+ * ("recipe", "France") names what is asked, and a question about it is one the docs do not cover.
+ */
+function withoutUnheldEverydayWords(index: DocsIndex, query: string, question: string): string {
+  const everyday = index.unknownWords(question).filter((word) => EVERYDAY_WORDS.has(word));
+  if (everyday.length === 0) return query;
+  const words = queryTerms(question);
+  // What is left must name something: left of "can I call and play at work", "call" and "work"
+  // are everyday words too, and say nothing of what the docs would answer.
+  const kept = words.filter((word) => !everyday.includes(word));
+  if (kept.length < KEPT_WORDS || kept.every((word) => EVERYDAY_WORDS.has(word))) return query;
+  return everyday.reduce(
+    (text, word) => text.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${word}(?![\\p{L}\\p{N}_])`, 'giu'), ' '),
+    query,
+  );
 }
 
 /**
@@ -184,6 +223,52 @@ function addFollowUpSections(
   }
 }
 
+/** Whether a section's text holds a fenced code block, as the page syntax reads fences. */
+function holdsCodeBlock(body: string): boolean {
+  return body.split('\n').some((line) => openingFence(line) !== undefined);
+}
+
+/**
+ * "How do I…", or a task put as an order ("end the pipeline after a period with no activity"), is
+ * answered with the code that does it, and the sections the question's words rank first on the
+ * page about it are often its prose (how it works, an overview), the code sitting in a section of
+ * its own ("Configuration", "Usage") that names none of them. So when the sections retrieved of one
+ * of the first pages hold no code block, its best section that does joins them: the first two, as
+ * the answer may lead with the second page when one of its sentences holds more of the question.
+ */
+function addCodeSection(
+  index: DocsIndex,
+  passages: SearchHit[],
+  question: string,
+  input: RetrievalInput,
+): void {
+  if (!isTask(question)) return;
+  for (const page of [...new Set(passages.map((passage) => passage.urlPath))].slice(0, CODE_PAGES)) {
+    const own = passages.filter((passage) => passage.urlPath === page);
+    if (own.some((passage) => holdsCodeBlock(passage.body))) continue;
+    const hit = index
+      .search(question, {
+        limit: CODE_SEARCH,
+        maxPerPage: CODE_SEARCH,
+        filter: input.filter ?? undefined,
+        withinPaths: [page],
+        snippets: false,
+      })
+      .find(
+        (section) => holdsCodeBlock(section.body) && !own.some((passage) => sameSection(passage, section)),
+      );
+    if (!hit) continue;
+    const last = passages.findLastIndex((passage) => passage.urlPath === page);
+    passages.splice(last + 1, 0, { ...hit, relevance: own[0]!.relevance, about: own[0]!.about });
+  }
+}
+
+/** Pages, from the first, whose code `addCodeSection` brings. */
+const CODE_PAGES = 2;
+
+/** Sections of a page searched for one holding code. */
+const CODE_SEARCH = 8;
+
 /** Words of the sections that hold an install command, to find them on the first page. */
 const COMMAND_WORDS = 'install npm pip brew yarn pnpm command';
 
@@ -224,6 +309,77 @@ function addCommandSection(
     passages.splice(0, passages.length, ...own, ...rest);
     return;
   }
+}
+
+/** Words of the sections `addOpeningSection` looks for, so that the search finds them. */
+const SECTION_WORDS = 'overview introduction requirements prerequisites';
+/** Sections of the first page searched for its opening: a reference page has a few dozen. */
+const OPENING_SEARCH = 40;
+
+/** Share of a question's words a page's title holds, above which the page is about the question. */
+const TITLE_SHARE = 0.5;
+
+/**
+ * A page whose title names the question ("video avatar with Tavus" and "Tavus Video Avatar") is
+ * about what was asked, and its opening says what that is and what to use: the class, the
+ * command, whether it is on by default. The question's words rank the sections that repeat them
+ * instead (its prerequisites, its notes), which name the subject without saying what it is. So the
+ * opening of the first page joins its sections when the page's title holds most of the question;
+ * the answerer weighs it as a section headed by that title. A question asking what is needed first
+ * brings the first page's requirements section the same way. A question asking for a command keeps
+ * the section that holds it.
+ */
+function addOpeningSection(
+  index: DocsIndex,
+  passages: SearchHit[],
+  question: string,
+  input: RetrievalInput,
+): void {
+  const first = passages[0];
+  const form = answerForm(question);
+  if (first === undefined || form === 'command') return;
+  const asked = askedFor(question)?.toLowerCase();
+  // The sections that answer the question's form, in order of preference: what must be in place
+  // first is listed in a section of its own ("Requirements"), which the question's words seldom
+  // name ("what do I need installed before I start?"); a section headed by what a "which" question
+  // asks for, in the question's own form, lists it ("Available regions" for "which regions…", not
+  // "Deploy to a region"); else the opening of a page whose title names the question.
+  const wanted: ((section: SearchHit) => boolean)[] = [];
+  if (form === 'requirements') wanted.push((section) => listsRequirements(section.heading));
+  if (asked !== undefined) wanted.push((section) => queryTerms(section.heading).includes(asked));
+  if (titleNames(first.pageTitle, question)) wanted.push(isOpening);
+  const own = passages.filter((passage) => passage.urlPath === first.urlPath);
+  if (wanted.length === 0 || own.some((section) => wanted.some((test) => test(section)))) return;
+  const sections = index.search(`${first.pageTitle} ${question} ${SECTION_WORDS}`, {
+    limit: OPENING_SEARCH,
+    maxPerPage: OPENING_SEARCH,
+    filter: input.filter ?? undefined,
+    withinPaths: [first.urlPath],
+    snippets: false,
+  });
+  const found =
+    wanted.map((test) => sections.find(test)).find((section) => section !== undefined) ??
+    (wanted.includes(isOpening) ? openingOf(index, first.urlPath) : undefined);
+  if (!found) return;
+  const last = passages.findLastIndex((passage) => passage.urlPath === first.urlPath);
+  passages.splice(last + 1, 0, { ...found, relevance: first.relevance, about: first.about });
+}
+
+/**
+ * A page's opening section, read in page order: the search for it ranks a long reference page's
+ * short sections first ("bot-llm-started" repeats "RTVI" in fewer words than the opening defining
+ * it), and the opening may not be among those it returns.
+ */
+function openingOf(index: DocsIndex, urlPath: string): SearchHit | undefined {
+  return index.search('', { currentPath: urlPath, limit: 1 }).find(isOpening);
+}
+
+/** Whether a page's title holds at least `TITLE_SHARE` of the question's searchable words (stemmed). */
+function titleNames(title: string, question: string): boolean {
+  const asked = queryTerms(question).map(stem);
+  if (asked.length === 0) return false;
+  const named = new Set(queryTerms(title).map(stem));
+  return asked.filter((term) => named.has(term)).length >= TITLE_SHARE * asked.length;
 }
 
 function sameSection(left: SearchHit, right: SearchHit): boolean {

@@ -7,10 +7,16 @@
 import { openingFence } from '../../docs/page-syntax.js';
 import { textUnits, type TextUnit } from './sentences.js';
 
-export type AnswerForm = 'command' | 'steps' | 'yes-no' | 'value' | 'definition' | 'any';
+export type AnswerForm = 'command' | 'requirements' | 'steps' | 'yes-no' | 'value' | 'definition' | 'any';
 
 const COMMAND =
   /\b(install|what command|which command|command to|commands? for|run the tests?|test suite|start the server)\b/i;
+/** A question asking what must be in place first: a page's requirements section answers it. */
+const REQUIREMENTS =
+  /\b(what (do|does|will|would) (i|we|you|it) need|what('s| is| are) (needed|required)|prerequisites?|requirements?|before (i|we|you) (start|begin))\b/i;
+/** Headings of the section that lists what must be in place first. */
+const REQUIREMENTS_HEADING =
+  /^(requirements|prerequisites|before you (begin|start)|what you('ll| will)? need|things you('ll| will)? need)\b/i;
 const STEPS = /^\s*how (do|can|should|would|to)\b|\bsteps?\b/i;
 const YES_NO = /^\s*(can|could|does|do|is|are|will|should|may|must|am)\b/i;
 const VALUE =
@@ -20,11 +26,29 @@ const DEFINITION = /^\s*what(?:'s| is| are| does)\b/i;
 /** The form an answer to `question` takes; `any` when its words do not say. */
 export function answerForm(question: string): AnswerForm {
   if (COMMAND.test(question)) return 'command';
+  if (REQUIREMENTS.test(question)) return 'requirements';
   if (VALUE.test(question)) return 'value';
   if (YES_NO.test(question)) return 'yes-no';
   if (DEFINITION.test(question)) return 'definition';
   if (STEPS.test(question)) return 'steps';
   return 'any';
+}
+
+/** "Which regions…", "what events…": the thing a question asks to be named or listed. */
+const ASKED_FOR = /^\s*(?:which|what)\s+([\p{L}][\p{L}\p{N}_-]*)/iu;
+/** Words after "which" or "what" that are not the thing asked for. */
+const NOT_ASKED_FOR =
+  /^(is|are|was|were|do|does|did|can|could|should|would|will|may|must|has|have|happens?|if|about|kind|sort|type|of|the|a|an|i|we|you|it|this|that|these|those|my|our|your)$/i;
+
+/** The word naming what a "which"/"what" question asks for ("regions"), if it has one. */
+export function askedFor(question: string): string | undefined {
+  const word = ASKED_FOR.exec(question)?.[1];
+  return word === undefined || NOT_ASKED_FOR.test(word) ? undefined : word;
+}
+
+/** Whether a section's heading says it lists what must be in place first. */
+export function listsRequirements(heading: string): boolean {
+  return REQUIREMENTS_HEADING.test(heading.trim());
 }
 
 /** A code block a reader types at a shell: its fence names a shell, or its lines start with a tool. */
@@ -39,6 +63,11 @@ const CONDITION =
   /\b(only|unless|if|when|without|not|never|must|requires?|needs?|cannot|can't|by default)\b/i;
 const DIGIT = /\d/;
 const DEFINES = /\b(is|are) (a|an|the|one)\b/i;
+/**
+ * A list item that names a term and then says what it is ("**RESET_WITH_SUMMARY**: The context is
+ * cleared but…", "`idle_timeout` — seconds before…"): a glossary entry, the shape of a definition.
+ */
+const DEFINED_TERM = /^(\*\*|`)[^*`\n]{1,60}(\1\s*(:|\u2014|\u2013|-)|:\1)\s/;
 
 /** Whether a code block is a shell command (`command` answers quote one first). */
 export function isCommand(unit: TextUnit): boolean {
@@ -68,9 +97,15 @@ export function formBonus(unit: TextUnit, form: AnswerForm, score: number): numb
     case 'yes-no':
       return score > 0 && unit.kind === 'sentence' && CONDITION.test(unit.text) ? 0.3 : 0;
     case 'value':
-      return score > 0 && (unit.kind === 'sentence' || unit.kind === 'item') && DIGIT.test(unit.text) ? 0 : 0;
+      return score > 0 && (unit.kind === 'sentence' || unit.kind === 'item') && DIGIT.test(unit.text)
+        ? 0.3
+        : 0;
     case 'definition':
-      return score > 0 && unit.kind === 'sentence' && DEFINES.test(unit.text) ? 0.3 : 0;
+      return score > 0 &&
+        ((unit.kind === 'sentence' && DEFINES.test(unit.text)) ||
+          (unit.kind === 'item' && DEFINED_TERM.test(unit.text)))
+        ? 0.3
+        : 0;
     default:
       return 0;
   }

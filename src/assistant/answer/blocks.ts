@@ -31,8 +31,18 @@ const BLOCK_ROWS = 8;
 export function leadsIn(unit: TextUnit): boolean {
   return (
     unit.kind === 'sentence' &&
-    (unit.text.endsWith(':') || /\b(the following|below)\b[^.]*\.$/i.test(unit.text))
+    (unit.text.endsWith(':') ||
+      // Inline code aside: "Add the following to your `docs.json` file." ends at its last period.
+      /\b(the following|below)\b[^.]*\.$/i.test(unit.text.replace(/`[^`]*`/g, 'code')))
   );
+}
+
+/** The opening of a sentence that refers back to the one before it ("This module…", "It…"). */
+const REFERS_BACK = /^(this|these|that|those|it|its|they|their|such)\b/i;
+
+/** Whether a sentence leans on the one before it for what it talks about. */
+export function refersBack(unit: TextUnit): boolean {
+  return unit.kind === 'sentence' && REFERS_BACK.test(unit.text);
 }
 
 /** The items of a list, from its first, up to `BLOCK_LINES` items and `BLOCK_CHARS` characters. */
@@ -52,8 +62,8 @@ export function leadWithAnswer(units: ScoredUnit[]): ScoredUnit[] {
   const leading = (unit: ScoredUnit) => (unit.kind === 'table' ? 0 : unit.score);
   const top = Math.max(...units.map(leading));
   let from = units.findIndex((unit) => leading(unit) === top);
-  // A block's lead-in stays before it ("To clear the cache, run:"), and so does an earlier item of
-  // the same list.
+  // A block's lead-in stays before it ("To clear the cache, run:"), and so do an earlier item of
+  // the same list and the sentence a sentence refers back to.
   while (from > 0 && belongsBefore(units[from - 1]!, units[from]!)) from -= 1;
   if (from <= 0) return units;
   let to = from + 1;
@@ -63,7 +73,8 @@ export function leadWithAnswer(units: ScoredUnit[]): ScoredUnit[] {
 
 function belongsBefore(previous: ScoredUnit, unit: ScoredUnit): boolean {
   if (previous.index !== unit.index - 1) return false;
-  if (unit.kind === 'sentence') return false;
+  if (unit.kind === 'sentence')
+    return refersBack(unit) && previous.kind === 'sentence' && previous.block === unit.block;
   return leadsIn(previous) || (previous.kind === 'item' && previous.block === unit.block);
 }
 
@@ -72,9 +83,18 @@ function belongsBefore(previous: ScoredUnit, unit: ScoredUnit): boolean {
  * the question's words: "load the private key from a .pem file" is one row of a table of forty
  * settings.
  */
+/** Share of the best row's score a row of a long table must hold to be quoted with it. */
+const ROW_SHARE = 0.5;
+
 export function rowsAsked(table: TextUnit, meaning: QuestionMeaning, context: ReadonlySet<string>): TextUnit {
   const rows = table.text.split('\n');
-  const asked = rows.slice(2).filter((row) => meaning.score(row, context) > 0);
+  const scores = rows.slice(2).map((row) => meaning.score(row, context));
+  // The rows that hold the question's words together, not each one of them: a table of settings
+  // names "key" or "app" in many rows, and only the row holding most of the question answers it.
+  const best = Math.max(0, ...scores);
+  const asked = rows
+    .slice(2)
+    .filter((_, position) => scores[position]! > 0 && scores[position]! >= ROW_SHARE * best);
   if (rows.length <= BLOCK_ROWS + 2 || asked.length === 0) return { ...table, text: clipTable(table.text) };
   return { ...table, text: clipTable([...rows.slice(0, 2), ...asked].join('\n')) };
 }

@@ -1,5 +1,12 @@
 import { queryTerms, type SearchHit } from '../../docs/index.js';
-import { answerForm, formBonus, isCommand, type AnswerForm } from './answer-form.js';
+import {
+  answerForm,
+  askedFor,
+  formBonus,
+  isCommand,
+  listsRequirements,
+  type AnswerForm,
+} from './answer-form.js';
 import {
   BLOCK_CHARS,
   BLOCK_LINES,
@@ -7,11 +14,14 @@ import {
   codeShare,
   leadWithAnswer,
   leadsIn,
+  refersBack,
   rowsAsked,
   wholeList,
   type ScoredUnit,
 } from './blocks.js';
+import { isOpening } from '../opening.js';
 import { QuestionMeaning } from './question-meaning.js';
+import { stem } from '../../docs/word-stem.js';
 import { textUnits, type TextUnit } from './sentences.js';
 import {
   sourceNumber,
@@ -109,14 +119,49 @@ const HEADING_SHARE = 0.5;
 const PROSE_BUDGET = 1100;
 /** Longest sentence quoted only because it follows a chosen one in its paragraph. */
 const NEXT_SENTENCE_LENGTH = 240;
+/** Longest paragraph between a lead-in and the block it announces. */
+const NOTE_LENGTH = 2 * NEXT_SENTENCE_LENGTH;
 /** Passages quoted; further cited pages are listed by title. */
 const QUOTED_PASSAGES = 3;
+/** Pages whose units are weighed for quoting: those quoted, and one more that may lead instead. */
+const QUOTE_CANDIDATES = QUOTED_PASSAGES + 1;
+/**
+ * How many times the first page's best unit's share of the question a later page's must hold to
+ * be quoted first: the first page is usually right (its rank weighs all of the page), so a later
+ * one must hold clearly more in one place. When it was set, on the answer-text facts of the sets
+ * tuned on (three sites), 2 stated the most; 1.25, 1.5 and 3 one or two fewer on docwright's docs
+ * and none more elsewhere.
+ */
+const LEAD_MARGIN = 2;
+/**
+ * Characters of prose a page as good as the first is quoted in when the budget is spent: one
+ * sentence. Room for more (300, 450) stated one answer fewer on docwright's docs.
+ */
+const KEPT_ROOM = NEXT_SENTENCE_LENGTH;
 /** Items of an unordered list quoted with the one chosen. */
 const SIBLINGS = 6;
+/**
+ * Share of the prose budget the other points of a chosen list point may take. 0.4 stated one more
+ * answer on the pipecat corpus than no bound or 0.6, and as many elsewhere; 0.25 no more.
+ */
+const POINTS_SHARE = 0.4;
 const PROCEDURAL =
   /\b(how|install|configure|set ?up|setup|command|example|run|create|add|enable|use|code)\b/i;
+/**
+ * The words a question opens with: a request that opens with none of them and asks nothing ("end the
+ * pipeline after a period with no activity", "trace the pipeline with OpenTelemetry") is a task
+ * put as an order, answered like "how do I…", code included.
+ */
+const ASKS =
+  /^\s*(what|what's|which|who|whom|whose|why|when|where|how|is|are|was|were|am|do|does|did|can|could|should|would|will|may|might|must|has|have|had|i|i'm|i've|my|our|we|it|there)\b/i;
+const NO_CONTEXT: ReadonlySet<string> = new Set();
 /** A reader asking to see something again. */
 const REPEAT = /\b(again|repeat|remind me|once more)\b/i;
+
+/** Whether a question asks how to do something, so that its answer quotes the code that does it. */
+export function isTask(question: string): boolean {
+  return PROCEDURAL.test(question) || (!ASKS.test(question) && !question.includes('?'));
+}
 
 interface Excerpt {
   passage: SearchHit;
@@ -195,8 +240,8 @@ export class ExtractiveAnswerer implements Answerer {
     const cited = passages.filter(
       (passage, rank) => rank === 0 || passage.relevance >= CITE_RELEVANCE_THRESHOLD,
     );
-    const excerpts = selectExcerpts(cited, meaning, PROCEDURAL.test(question), shown, answerForm(question));
-    const sources = sourcesOf(excerpts.map((excerpt) => excerpt.passage));
+    const excerpts = selectExcerpts(cited, meaning, isTask(question), shown, answerForm(question));
+    const sources = sourcesOf(cited);
     return { sources, text: toAsync(lineDeltas(compose(excerpts, sources))) };
   }
 }
@@ -257,7 +302,7 @@ function distinctPages(passages: SearchHit[]): SearchHit[] {
   const pages = new Map<string, SearchHit>();
   for (const passage of passages) {
     const page = pages.get(passage.urlPath);
-    const section = { heading: passage.heading, body: passage.body };
+    const section = { heading: passage.heading, anchor: passage.anchor, body: passage.body };
     if (page) {
       page.body = `${page.body}\n\n${passage.body}`;
       sectionsOf.get(page)?.push(section);
@@ -271,7 +316,7 @@ function distinctPages(passages: SearchHit[]): SearchHit[] {
 }
 
 /** The sections a page's joined passage is made of, each with its heading. */
-const sectionsOf = new WeakMap<SearchHit, { heading: string; body: string }[]>();
+const sectionsOf = new WeakMap<SearchHit, { heading: string; anchor: string; body: string }[]>();
 
 /**
  * A page's text units, each with how much of the question its section's heading names: the
@@ -281,14 +326,32 @@ const sectionsOf = new WeakMap<SearchHit, { heading: string; body: string }[]>()
 function unitsOf(
   passage: SearchHit,
   meaning: QuestionMeaning,
+  form: AnswerForm,
 ): (TextUnit & { headed: number; heading: string })[] {
-  const sections = sectionsOf.get(passage) ?? [{ heading: passage.heading, body: passage.body }];
+  const sections = sectionsOf.get(passage) ?? [
+    { heading: passage.heading, anchor: passage.anchor, body: passage.body },
+  ];
   let blocks = 0;
-  return sections.flatMap(({ heading, body }) => {
+  const asked = askedFor(meaning.question);
+  const focus = asked === undefined ? undefined : stem(asked.toLowerCase());
+  return sections.flatMap(({ heading, anchor, body }) => {
+    // A page's opening is headed by the page's title: it says what the page's subject is.
+    const names = isOpening({ anchor, heading }) ? passage.pageTitle : heading;
     // A heading naming one word of a longer question ("docwright job create" for "how many files
     // can one job change") says little about what its section answers.
-    const named = heading === '' ? 0 : meaning.score(heading, new Set());
-    const headed = named >= HEADING_SHARE * meaning.ownWeight ? named : 0;
+    const named = names === '' ? 0 : meaning.score(names, new Set());
+    // A section listing what must be in place first answers a question asking for that, whatever
+    // its words ("Requirements" for "what do I need installed before I start?").
+    // A heading naming what a "which" question asks for ("Available regions" for "which regions
+    // can agents run in") lists it, though it names one word of the question.
+    const headed =
+      form === 'requirements' && listsRequirements(heading)
+        ? meaning.ownWeight
+        : named >= HEADING_SHARE * meaning.ownWeight
+          ? named
+          : focus !== undefined && headingStems(heading).has(focus)
+            ? HEADING_SHARE * meaning.ownWeight
+            : 0;
     // The block right under the heading is what the heading announces; the rest of the section
     // is less sure to be.
     const units = textUnits(body).map((unit) => ({
@@ -302,6 +365,11 @@ function unitsOf(
   });
 }
 
+/** The stems of a heading's words. */
+function headingStems(heading: string): Set<string> {
+  return new Set(queryTerms(heading, 50).map(stem));
+}
+
 function selectExcerpts(
   passages: SearchHit[],
   meaning: QuestionMeaning,
@@ -309,27 +377,69 @@ function selectExcerpts(
   shown: string,
   form: AnswerForm,
 ): Excerpt[] {
-  let budget = PROSE_BUDGET;
-  return passages.map((passage, rank) => {
-    if (rank >= QUOTED_PASSAGES || budget <= 0) return { passage, units: [] };
+  const candidates = passages.slice(0, QUOTE_CANDIDATES).map((passage) => {
     const context = meaning.contextOf(`${passage.pageTitle} ${passage.headings.join(' ')}`);
-    const scored = unitsOf(passage, meaning).map(({ headed, ...whole }, index) => {
+    const scored = unitsOf(passage, meaning, form).map(({ headed, ...whole }, index) => {
       const unit = whole.kind === 'table' ? rowsAsked(whole, meaning, context) : whole;
       // Under a heading that names the question, a unit answers it even without its words.
       const score = meaning.score(unit.text, context) + HEADING_WEIGHT * headed;
       // Code quotes less well than prose, except the command a question about a command asks for.
       const code = unit.kind === 'code' && !(form === 'command' && isCommand(unit)) ? 0.25 : 0;
-      return { ...unit, index, score: score + formBonus(unit, form, score) - code };
+      // How much of the question the unit holds, its page's title aside: comparable between pages.
+      const holds = unit.kind === 'code' ? 0 : meaning.score(unit.text, NO_CONTEXT) + HEADING_WEIGHT * headed;
+      return { ...unit, index, score: score + formBonus(unit, form, score) - code, holds };
     });
     // A unit holding every word of the newest question answers it, even if an earlier answer
     // showed it: the reader asks again about what it says ("which Node version do I need?").
     const units = scored.filter(
       (unit) => shown === '' || !shown.includes(normalize(unit.text)) || meaning.answeredBy(unit.text),
     );
-    const chosen = leadWithAnswer(chooseUnits(units, rank === 0 ? 3 : 2, procedural, budget, form));
-    budget -= chosen.filter((unit) => unit.kind !== 'code').reduce((sum, unit) => sum + unit.text.length, 0);
-    return { passage, units: chosen };
+    // How much of the question the page's best sentence, item or table holds (or its heading
+    // names), its title aside: comparable between pages, unlike `score`, which discounts what a
+    // page's title states.
+    const holds = Math.max(0, ...units.map((unit) => unit.holds));
+    return { passage, units, holds };
   });
+  // Quoted first: the first page, unless a later one holds clearly more of the question in one
+  // unit. The first page is ranked on all its words; a later page whose one sentence holds the
+  // question ("allow the docwright origin in connect-src" for a widget the Content-Security-Policy
+  // blocks) answers it, and quoted after the first page's points it is crowded out.
+  // A question asking for a command is answered by the page retrieval put first for holding one.
+  const lead =
+    form === 'command'
+      ? 0
+      : candidates.reduce(
+          (best, candidate, rank) =>
+            rank > 0 &&
+            candidate.holds >= LEAD_MARGIN * candidates[best]!.holds &&
+            candidate.holds > candidates[best]!.holds
+              ? rank
+              : best,
+          0,
+        );
+  const order = [lead, ...candidates.map((_, rank) => rank).filter((rank) => rank !== lead)].slice(
+    0,
+    QUOTED_PASSAGES,
+  );
+  let budget = PROSE_BUDGET;
+  const chosen = new Map<number, ScoredUnit[]>();
+  for (const [position, rank] of order.entries()) {
+    // A page holding as much of the question in one unit as the page quoted first is quoted even
+    // when that page's table or list spent the budget: the limit on the answer's length should not
+    // leave out the sentence that answers ("at most 200 changed files" after a table of flags).
+    const asGood =
+      position > 0 && candidates[rank]!.holds > 0 && candidates[rank]!.holds >= candidates[lead]!.holds;
+    if (budget <= 0 && !asGood) continue;
+    const room = asGood ? Math.max(budget, KEPT_ROOM) : budget;
+    const units = leadWithAnswer(
+      chooseUnits(candidates[rank]!.units, position === 0 ? 3 : budget > 0 ? 2 : 1, procedural, room, form),
+    );
+    budget -= units.filter((unit) => unit.kind !== 'code').reduce((sum, unit) => sum + unit.text.length, 0);
+    chosen.set(rank, units);
+  }
+  const excerpts = passages.map((passage, rank) => ({ passage, units: chosen.get(rank) ?? [] }));
+  // The page quoted first comes first in the text; the sources keep the search's order.
+  return lead === 0 ? excerpts : [excerpts[lead]!, ...excerpts.filter((_, rank) => rank !== lead)];
 }
 
 function chooseUnits(
@@ -353,9 +463,20 @@ function chooseUnits(
   // A list item rarely stands alone: bring its siblings, the first few of a list of points (each
   // more of them crowds out the next page), every step of a step list (cut short, it leaves the
   // task undone), within bounds.
-  for (const unit of best.filter((item) => item.kind === 'item'))
-    for (const sibling of wholeList(units, unit.block).slice(0, unit.ordered ? BLOCK_LINES : SIBLINGS))
+  // A list of points is cut to its share of the budget: its points past the chosen one are more
+  // of the same page, and each crowds out the next page, which may hold the answer.
+  for (const unit of best.filter((item) => item.kind === 'item')) {
+    let chars = 0;
+    for (const sibling of wholeList(units, unit.block).slice(0, unit.ordered ? BLOCK_LINES : SIBLINGS)) {
+      if (
+        !unit.ordered &&
+        sibling.index !== unit.index &&
+        (chars += sibling.text.length) > budget * POINTS_SHARE
+      )
+        continue;
       chosen.set(sibling.index, sibling);
+    }
+  }
   // The sentence after a chosen one in the same paragraph often finishes its thought ("Rotating
   // the token invalidates the previous one. Provisioning stops working until…").
   for (const unit of best.filter((item) => item.kind === 'sentence')) {
@@ -363,11 +484,23 @@ function chooseUnits(
     if (next?.kind === 'sentence' && next.block === unit.block && next.text.length <= NEXT_SENTENCE_LENGTH)
       chosen.set(next.index, next);
   }
+  // A sentence that refers back ("This module is built for outbound calling", "It then…") is
+  // quoted with the sentence before it in its paragraph, which names what it refers to.
+  for (const unit of best.filter((item) => refersBack(item))) {
+    const previous = units.find((other) => other.index === unit.index - 1);
+    if (
+      previous?.kind === 'sentence' &&
+      previous.block === unit.block &&
+      previous.text.length <= NEXT_SENTENCE_LENGTH
+    )
+      chosen.set(previous.index, previous);
+  }
   // A lead-in announces the block after its paragraph ("Disable interruptions:" and its code, "To
   // set it up:" and its steps): without it the sentence promises what the answer leaves out.
   for (const unit of best) {
-    const next = units.find((other) => other.index > unit.index && other.block !== unit.block);
-    if (!leadsIn(unit) || !next) continue;
+    if (!leadsIn(unit)) continue;
+    const next = announced(units, unit);
+    if (!next) continue;
     // The rest of the paragraph comes with it, so the block is not quoted apart from its lead-in.
     for (const between of units.filter((other) => other.index > unit.index && other.index < next.index))
       chosen.set(between.index, between);
@@ -394,6 +527,19 @@ function chooseUnits(
     if (opening) chosen.set(opening.index, opening);
   }
   return [...chosen.values()].sort((a, b) => a.index - b.index);
+}
+
+/**
+ * The block a lead-in announces: the one after its paragraph, or, when that is a short paragraph of
+ * prose (a note: "You only need `apiHost` if you self-host."), the list, table or code after it.
+ */
+function announced(units: ScoredUnit[], leadIn: ScoredUnit): ScoredUnit | undefined {
+  const next = units.find((other) => other.index > leadIn.index && other.block !== leadIn.block);
+  if (next?.kind !== 'sentence') return next;
+  const note = units.filter((other) => other.block === next.block);
+  const after = units.find((other) => other.index > next.index && other.block !== next.block);
+  const short = note.reduce((sum, other) => sum + other.text.length, 0) <= NOTE_LENGTH;
+  return short && after !== undefined && after.kind !== 'sentence' ? after : next;
 }
 
 function compose(excerpts: Excerpt[], sources: AnswerSource[]): string {

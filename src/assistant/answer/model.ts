@@ -1,5 +1,5 @@
 import { streamText, type LanguageModel, type ModelMessage } from 'ai';
-import { DocwrightError } from '../../core/errors.js';
+import { asError, DocwrightError } from '../../core/errors.js';
 import type { SearchHit } from '../../docs/index.js';
 import {
   sourceNumber,
@@ -108,8 +108,7 @@ async function* textOf(
 ): AsyncGenerator<string> {
   for await (const part of stream) {
     if (part.type === 'text-delta' && part.text) yield part.text;
-    else if (part.type === 'error')
-      throw part.error instanceof Error ? part.error : new Error(String(part.error));
+    else if (part.type === 'error') throw asError(part.error);
   }
 }
 

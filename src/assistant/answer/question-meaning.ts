@@ -1,10 +1,16 @@
 import { conceptWords, queryConcepts, queryTerms } from '../../docs/index.js';
-import { stem } from './sentences.js';
+import { stem } from '../../docs/word-stem.js';
 
 /** Weight of a concept that only an earlier question of the thread brought in. */
 const EARLIER_WEIGHT = 0.35;
 /** Weight of a concept that the page's title or headings already state. */
 const STATED_BY_TITLE_WEIGHT = 0.5;
+/**
+ * Weight of a name of code the question holds (`MINTLIFY_ADMIN_KEY`, `RESET_WITH_SUMMARY`,
+ * `useChat`): it is what the question asks about, and the few sentences naming it say what it is,
+ * where the page's other sentences share the question's common words ("export", "api", "flows").
+ */
+const CODE_NAME_WEIGHT = 2;
 
 interface Concept {
   /** Alternatives, each a list of stems that must all appear. */
@@ -26,7 +32,10 @@ export class QuestionMeaning {
   /** Text every stem of the concepts contains, to rule a unit out before cutting it into words. */
   private readonly probes: string[];
 
-  constructor(question: string, earlierQuestions: readonly string[] = []) {
+  constructor(
+    readonly question: string,
+    earlierQuestions: readonly string[] = [],
+  ) {
     const own = toConcepts(question, 1);
     this.own = own;
     const ownTerms = new Set(own.flatMap((concept) => concept.alternatives.map((words) => words.join(' '))));
@@ -91,8 +100,18 @@ function probeOf(stem: string): string {
 }
 
 function toConcepts(text: string, weight: number): Concept[] {
+  const names = codeNames(text);
   return queryConcepts(text).map((concept) => ({
     alternatives: conceptWords(concept).map((words) => words.map(stem)),
-    weight,
+    weight: names.has(concept.term) ? CODE_NAME_WEIGHT * weight : weight,
   }));
+}
+
+/** A word written as code: joined by underscores, or with a capital after a small letter. */
+const CODE_NAME =
+  /(?<![\p{L}\p{N}_])(?:[\p{L}\p{N}]+_[\p{L}\p{N}_]*[\p{L}\p{N}]|\p{Ll}+\p{Lu}[\p{L}\p{N}]*)(?![\p{L}\p{N}_])/gu;
+
+/** The names of code in `text`, lower-cased as the question's terms are. */
+function codeNames(text: string): Set<string> {
+  return new Set((text.match(CODE_NAME) ?? []).map((name) => name.toLowerCase()));
 }

@@ -78,6 +78,3 @@ export function textUnits(body: string): TextUnit[] {
   flush();
   return units.filter((unit) => unit.text.length > 0);
 }
-
-/** Stems as the docs index compares words outside its full-text tables. */
-export { stem } from '../../docs/word-stem.js';
