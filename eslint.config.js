@@ -17,23 +17,41 @@ export const LAYERS = Object.fromEntries(Object.entries({
   metrics: 'core protocol',
   'write-policy': 'core',
   models: 'core',
+  'github-api': 'core',
   docs: 'core write-policy',
-  github: 'core protocol write-policy',
+  github: 'core protocol write-policy github-api',
   store: 'core protocol write-policy',
-  forge: 'core write-policy github',
+  forge: 'core write-policy github-api',
   checks: 'core write-policy docs forge',
   impact: 'core docs',
   agent: 'core write-policy models docs forge checks impact',
   client: 'core protocol',
-  config: 'core write-policy models github',
+  config: 'core write-policy models github-api',
   engine: 'core protocol write-policy docs github store forge checks agent',
   assistant: 'core protocol models docs store forge',
   server: 'core protocol http metrics store engine assistant',
-  bot: 'core protocol http metrics write-policy config docs github store forge checks impact engine',
-  action: 'core protocol write-policy models config docs github store forge checks impact agent engine client',
-  service: 'core protocol http metrics write-policy models config docs github store forge checks impact agent engine assistant server bot',
-  cli: 'core protocol http metrics write-policy models config docs github store forge checks impact agent engine assistant server bot client service',
+  bot: 'core protocol http metrics write-policy config docs github-api github store forge checks impact engine',
+  action: 'core protocol write-policy models config docs github-api github store forge checks impact agent engine client',
+  service: 'core protocol http metrics write-policy models config docs github-api github store forge checks impact agent engine assistant server bot',
+  cli: 'core protocol http metrics write-policy models config docs github-api github store forge checks impact agent engine assistant server bot client service',
 }).map(([folder, imports]) => [folder, imports.split(' ').filter(Boolean)]));
+
+/**
+ * The patterns that leave the error model: a plain Error made anywhere (thrown, rejected, handed to
+ * an AbortController) and a class of errors of its own beside DocwrightError.
+ */
+export const ERROR_MODEL_RULES = [
+  {
+    selector: "NewExpression[callee.name='Error'], CallExpression[callee.name='Error']",
+    message:
+      'Raise a DocwrightError (src/core/errors.ts) with the code that fits; asError() wraps what a library threw.',
+  },
+  {
+    selector: "ClassDeclaration[superClass.name='Error'], ClassExpression[superClass.name='Error']",
+    message:
+      'Extend DocwrightError (src/core/errors.ts), so the error carries a code and whether it may heal.',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['lib/', 'dist/', 'node_modules/', 'coverage/', '.docwright/', 'test/fixtures/sites/'] },
@@ -113,5 +131,13 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // One error model: what src/ raises is a DocwrightError (or a subclass of it), so every caller
+    // can read its code and whether it may heal. src/core/errors.ts alone makes the base class and
+    // turns what a library threw into an Error.
+    files: ['src/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...ERROR_MODEL_RULES] },
+  },
+  { files: ['src/core/errors.ts'], rules: { 'no-restricted-syntax': 'off' } },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
 );

@@ -6,6 +6,13 @@
  * so a step that stops before it needs them, and server mode always, never parses them; ncc's own
  * `--minify` leaves such chunks as they are. esbuild also writes ASCII only (every other character
  * escaped), which Node reads and V8 scans as one-byte text, faster than the UTF-8 it would be.
+ *
+ * Left out on purpose: the AWS credential chain (@aws-sdk/credential-provider-node, with its SSO,
+ * STS and metadata clients), which the Action never uses, as it reads Bedrock's keys from the
+ * environment. Its one import (src/models/aws-credential-chain.ts) is marked `webpackIgnore`, so ncc
+ * leaves it as a dynamic import. Not `--external`: in an ES module bundle ncc hoists an external to
+ * a static import at the top of index.js, which would stop the Action from loading where the
+ * package is not installed.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';

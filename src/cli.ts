@@ -15,6 +15,7 @@ import {
   jobMessage,
   remote,
   type JobResult,
+  type LimitOptions,
   type RemoteOptions,
   type WaitOptions,
 } from './cli/job-commands.js';
@@ -250,6 +251,9 @@ const reporter = { note: (text: string) => process.stderr.write(`${text}\n`), co
 
 withWait(withRemote(job.command('create').argument('<prompt...>', 'the instruction')))
   .description('create a job')
+  .option('--max-turns <n>', "the most model calls one run may make (default: the project's or the server's)")
+  .option('--max-tokens <n>', 'the most input plus output tokens one run may use')
+  .option('--max-cost <usd>', "the most US dollars one run may cost, from the model's price")
   .addHelpText(
     'after',
     examples(
@@ -257,7 +261,7 @@ withWait(withRemote(job.command('create').argument('<prompt...>', 'the instructi
       'DOCWRIGHT_KEY=svc_... DOCWRIGHT_PROJECT=demo docwright job create --wait \'add a page guides/faq titled "FAQ"\'',
     ),
   )
-  .action(async (words: string[], options: RemoteOptions & WaitOptions) =>
+  .action(async (words: string[], options: RemoteOptions & WaitOptions & LimitOptions) =>
     finish(await jobCreate(remote(options, process.env), words.join(' '), options, reporter)),
   );
 withRemote(job.command('get').argument('<id>'))

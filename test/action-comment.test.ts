@@ -133,6 +133,7 @@ describe('a /docs comment', () => {
       created: 'true',
       changed: '',
       'comment-id': '77',
+      usage: '',
     });
     if (result.kind !== 'job') throw new Error('expected a job');
     expect(failureOf(result.run, context.inputs)).toBeNull();

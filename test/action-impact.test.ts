@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { parse as parseYaml } from 'yaml';
 import { run } from '../src/action/main.js';
 import { analyzeImpact, pagesLeftStale, parseUnifiedDiff } from '../src/impact/index.js';
-import { readPullRequestChange } from '../src/github/pull-request-change.js';
+import { readPullRequestChange } from '../src/github-api/pull-request-change.js';
 import { examplePayload, jobFixture, quietOctokit } from './helpers/github-recorder.js';
 import { actionStepOutput } from './helpers/action-step.js';
 

@@ -50,7 +50,17 @@ describe('parseInputs', () => {
       permission: 'write',
       allowedBots: { all: false, logins: new Set() },
       model: '',
+      budget: {},
     });
+  });
+
+  it('reads the limits of a job, and names a limit that is not a positive number', () => {
+    setInputs({ ...required, 'max-turns': '3', 'max-tokens': '20000', 'max-cost': '0.5' });
+    expect(parseInputs(read).budget).toEqual({ max_turns: 3, max_tokens: 20_000, max_cost: 0.5 });
+    setInputs({ ...required, 'max-turns': '2.5', 'max-cost': 'five' });
+    expect(() => parseInputs(read)).toThrow(
+      'Invalid inputs: `max-turns` must be a whole number greater than 0, not "2.5"; `max-cost` must be a number greater than 0, not "five".',
+    );
   });
 
   it('uses the same defaults as action.yml when the runner passes them', () => {
@@ -68,6 +78,9 @@ describe('parseInputs', () => {
         'gaps-issue',
         'github-token',
         'job-id',
+        'max-cost',
+        'max-tokens',
+        'max-turns',
         'model',
         'permission',
         'poll-interval-seconds',

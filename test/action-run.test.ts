@@ -83,12 +83,46 @@ describe('run()', () => {
       created: 'true',
       changed: '',
       'comment-id': '',
+      usage: '',
     });
     expect(result.summary).toContain('| Job | `job23` in project `docs` |');
     expect(result.summary).toContain('| Pull request | https://github.com/Codertocat/Hello-World/pull/3 |');
     // The key appears once, in the command that tells the runner to mask it.
     expect(result.stdout.startsWith(`::add-mask::${KEY}\n`)).toBe(true);
     expect(result.stdout.split(KEY)).toHaveLength(2);
+  });
+
+  it("sends the step's limits with the job, and shows what the run spent as the server reports it", async () => {
+    const usage = {
+      inputTokens: 1200,
+      outputTokens: 90,
+      modelCalls: 3,
+      toolCalls: 2,
+      wallMs: 4100,
+      costUsd: 0.012,
+    };
+    nock(API)
+      .post('/v2/agent/docs/job', { prompt: 'fix the link', budget: { max_turns: 30, max_cost: 2.5 } })
+      .reply(201, job())
+      .get('/v2/agent/docs/job/job23')
+      .reply(
+        200,
+        job({
+          status: 'completed',
+          prLink: 'https://github.com/Codertocat/Hello-World/pull/3',
+          usage,
+          messages: [
+            { role: 'user', content: 'fix the link', createdAt: '2026-11-28T10:00:00.000Z' },
+            { role: 'agent', content: 'Fixed.', createdAt: '2026-11-28T10:00:05.000Z', changed: true, usage },
+          ],
+        }),
+      );
+    const result = await runWith(dispatch, { prompt: 'fix the link', 'max-turns': '30', 'max-cost': '2.5' });
+    expect(result.exitCode).toBeUndefined();
+    expect(JSON.parse(result.outputs.usage!)).toEqual(usage);
+    expect(result.summary).toContain(
+      '| Usage | 1,290 tokens (1,200 in, 90 out) in 3 model calls and 2 tool calls, 4.1 s, about $0.0120 |',
+    );
   });
 
   it('sends a follow-up to job-id and returns right away with wait: false', async () => {

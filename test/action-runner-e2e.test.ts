@@ -27,6 +27,8 @@ const hasNodeSqlite = Boolean(
   (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite'),
 );
 const REPLACE = '/docs replace "an empty account" with "a brand-new account"';
+// $1,000 a million input tokens: the stand-in's 400 input tokens cost $0.40 a call.
+const PRICES = JSON.stringify({ 'openai:gpt-4o-mini': { input: 1000, output: 0 } });
 
 let github: FakeGitHub;
 let bare: BareGit;
@@ -312,18 +314,82 @@ describe('the bundled Action with no server', () => {
         const result = await runAction(
           issueComment('/docs the quickstart should say "a new account"'),
           { model: 'openai:gpt-4o-mini' },
-          { env: { OPENAI_API_KEY: `sk-${'k'.repeat(40)}`, OPENAI_BASE_URL: model.url } },
+          {
+            env: {
+              OPENAI_API_KEY: `sk-${'k'.repeat(40)}`,
+              OPENAI_BASE_URL: model.url,
+              DOCWRIGHT_MODEL_PRICES: PRICES,
+            },
+          },
         );
         expect(result.code, result.stdout).toBe(0);
         const hits = String(model.toolResult('call_1_0'));
         expect(hits).toMatch(/^1\. quickstart\.mdx/);
         expect(hits).not.toContain('not available');
         expect(result.outputs).toMatchObject({ status: 'completed', changed: 'true' });
+        // What the run spent: the stand-in's 400 input and 30 output tokens a call, priced.
+        expect(JSON.parse(result.outputs.usage!)).toMatchObject({
+          inputTokens: 1200,
+          outputTokens: 90,
+          modelCalls: 3,
+          toolCalls: 2,
+          costUsd: 1.2,
+        });
+        expect(statusComments(12)[0]!.body).toContain('1,290 tokens in 3 model calls, about $1.20');
+        expect(result.summary).toMatch(
+          /\| Usage \| 1,290 tokens \(1,200 in, 90 out\) in 3 model calls and 2 tool calls, [\d.]+ s, about \$1\.20 \|/,
+        );
         const branch = `docwright/job-${result.outputs['job-id']}`;
         expect(bare.git(['show', `${branch}:quickstart.mdx`])).toContain('from a new account');
         // The key is masked for the runner, and never printed otherwise.
         expect(result.stdout).toContain(`::add-mask::sk-${'k'.repeat(40)}`);
         expect(result.stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain('k'.repeat(40));
+      } finally {
+        await model.close();
+      }
+    },
+    120_000,
+  );
+
+  it.each([
+    ['max-turns', '3', /turn limit \(max_turns: 3 model calls\)/],
+    ['max-cost', '1', /cost limit \(max_cost: \$1\.00\)/],
+  ])(
+    'stops a model that never finishes at %s, commits nothing and says so in the step, the outputs and the comment',
+    async (input, value, limit) => {
+      const model = await serveOpenAIStandIn([
+        { calls: [['edit_file', { path: 'quickstart.mdx', oldText: 'an empty account', newText: 'x' }]] },
+        ...Array.from({ length: 20 }, () => ({
+          calls: [['list_files', {}]] as [string, Record<string, unknown>][],
+        })),
+      ]);
+      try {
+        const before = refs();
+        const result = await runAction(
+          issueComment('/docs the quickstart should say "a new account"'),
+          { model: 'openai:gpt-4o-mini', [input]: value },
+          {
+            env: {
+              OPENAI_API_KEY: `sk-${'k'.repeat(40)}`,
+              OPENAI_BASE_URL: model.url,
+              DOCWRIGHT_MODEL_PRICES: PRICES,
+            },
+          },
+        );
+        expect(result.code).toBe(1);
+        // Three calls: $1.20 passes $1.00 at the third, as three turns end at the third.
+        expect(model.bodies).toHaveLength(3);
+        expect(result.stdout).toMatch(
+          new RegExp(`::error::Job \\w+ failed: The run stopped at its ${limit.source}`),
+        );
+        expect(result.stdout).toContain('so nothing was committed');
+        expect(result.outputs).toMatchObject({ status: 'failed', changed: 'false' });
+        expect(JSON.parse(result.outputs.usage!)).toMatchObject({ modelCalls: 3, inputTokens: 1200 });
+        expect(refs()).toBe(before);
+        expect(github.pulls).toHaveLength(0);
+        const [status] = statusComments(12);
+        expect(status!.body).toMatch(limit);
+        expect(status!.body).toContain('1,290 tokens in 3 model calls');
       } finally {
         await model.close();
       }

@@ -434,6 +434,19 @@ describe('BuiltinAgent: instructions it does not understand', () => {
     expect(result.title).toBe('Remove page changelog');
   });
 
+  it('answers prose over several lines, none of them an edit, once', async () => {
+    const result = await run(sampleOverlay(), [
+      'Readers asked about something the docs do not answer well.',
+      'How do I connect Confluence?',
+      'Is there a Confluence integration?',
+    ]);
+    expect(result.reply.split('\n\n')[0]).toBe(
+      'I did not understand the request ("Readers asked about something the docs do not answer well." and 2 more lines): none of its lines is an edit I can make, so I changed nothing.',
+    );
+    expect(result.reply).not.toContain('Not understood');
+    expect(result.reply).toContain('Free-form requests need a model');
+  });
+
   it('stops when the job is cancelled', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { containsSecret, redactSecrets, sanitizeUserText } from '../src/agent/sanitize.js';
+import { sanitizeUserText } from '../src/agent/sanitize.js';
+import { containsSecret, redactSecrets } from '../src/core/redact.js';
 import { matchesGlob } from '../src/write-policy/glob.js';
 import { PathGuard } from '../src/agent/tools/path-guard.js';
 import { policyFor } from './helpers/write-policy.js';

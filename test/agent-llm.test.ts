@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { LlmAgent, type LlmAgentOptions } from '../src/agent/llm/index.js';
 import type { AgentRunInput } from '../src/agent/types.js';
 import { UnrecoverableError } from '../src/core/errors.js';
+import { UsageMeter } from '../src/core/usage.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
 import { silentLogger } from '../src/core/logger.js';
@@ -227,27 +228,70 @@ describe('the model-driven agent', () => {
     },
   );
 
-  it('stops at the step budget with what was done, and says so', async () => {
+  it('stops at the turn limit at once, and fails the run with the limit and the usage so far', async () => {
     const looping: Step[] = Array.from({ length: 10 }, (_, index) => ({
       calls: [['write_file', { path: `page-${index}.md`, content: `# ${index}\n` }]],
     }));
     const { model, prompts } = scriptedModel(looping);
-    const result = await agent(model, { budgets: { maxSteps: 3 } }).run(runInput());
+    const usage = new UsageMeter(undefined);
+    const input = runInput({ budget: { maxTurns: 3 }, usage });
+    const failure = await agent(model)
+      .run(input)
+      .catch((error: unknown) => error);
     expect(prompts).toHaveLength(3);
-    expect(result.reply).toBe(
-      'I stopped before finishing: the run reached the step budget (3 model steps).\n\nChanges made:\n- created page-0.md\n- created page-1.md\n- created page-2.md',
+    expect(failure).toBeInstanceOf(UnrecoverableError);
+    expect((failure as Error).message).toMatch(
+      /^The run stopped at its turn limit \(max_turns: 3 model calls\) before the model finished, so nothing was committed\. It used 360 tokens \(300 in, 60 out\) in 3 model calls and 3 tool calls, /,
     );
-    expect(result.repair).toBeUndefined();
+    expect(usage.run()).toMatchObject({ modelCalls: 3, toolCalls: 3, inputTokens: 300, outputTokens: 60 });
+  });
+
+  it("takes the job's limits over the agent's own, and counts what earlier attempts spent", async () => {
+    const looping: Step[] = Array.from({ length: 10 }, () => ({ calls: [['list_files', {}]] }));
+    const first = scriptedModel(looping);
+    // The server's agent allows 40 turns; the job asks for 2.
+    await expect(
+      agent(first.model, { budgets: { maxSteps: 40 } }).run(runInput({ budget: { maxTurns: 2 } })),
+    ).rejects.toThrow(/max_turns: 2 model calls/);
+    expect(first.prompts).toHaveLength(2);
+
+    // A retry of a run that already made 2 of its 3 calls has one call left.
+    const retried = scriptedModel(looping);
+    const earlier = {
+      inputTokens: 200,
+      outputTokens: 40,
+      modelCalls: 2,
+      toolCalls: 2,
+      wallMs: 0,
+      costUsd: null,
+    };
+    await expect(
+      agent(retried.model).run(
+        runInput({ budget: { maxTurns: 3 }, usage: new UsageMeter(undefined, earlier) }),
+      ),
+    ).rejects.toThrow(/max_turns: 3 model calls.*in 3 model calls/);
+    expect(retried.prompts).toHaveLength(1);
+  });
+
+  it('stops at the cost limit, estimated from the price of the model', async () => {
+    const looping: Step[] = Array.from({ length: 10 }, () => ({ calls: [['list_files', {}]] }));
+    const { model, prompts } = scriptedModel(looping);
+    // 100 input and 20 output tokens a call at $1,000 and $5,000 a million: $0.20 a call.
+    const usage = new UsageMeter({ input: 1000, output: 5000 });
+    await expect(agent(model).run(runInput({ budget: { maxCostUsd: 0.5 }, usage }))).rejects.toThrow(
+      /^The run stopped at its cost limit \(max_cost: \$0\.50\) before the model finished, so nothing was committed\. It used 360 tokens .* about \$0\.60\. Raise `max_cost`/,
+    );
+    expect(prompts).toHaveLength(3);
+    expect(usage.run().costUsd).toBeCloseTo(0.6);
   });
 
   it('stops at the token and time budgets', async () => {
     const looping: Step[] = Array.from({ length: 10 }, () => ({ calls: [['list_files', {}]] }));
     const tokens = scriptedModel(looping);
-    const byTokens = await agent(tokens.model, { budgets: { maxTokens: 250 } }).run(runInput());
-    expect(tokens.prompts).toHaveLength(3); // 120 tokens a step
-    expect(byTokens.reply).toMatch(
-      /^I stopped before finishing: the run reached the token budget \(250 tokens\)/,
+    await expect(agent(tokens.model, { budgets: { maxTokens: 250 } }).run(runInput())).rejects.toThrow(
+      /^The run stopped at its token limit \(max_tokens: 250 tokens\) before the model finished, so nothing was committed/,
     );
+    expect(tokens.prompts).toHaveLength(3); // 120 tokens a step
 
     // A model that answers once, then hangs: the run stops at the time budget with what it did.
     const hanging = (answered: number) => {
@@ -339,7 +383,7 @@ describe('the model-driven agent', () => {
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UnrecoverableError);
     expect((failure as Error).message).toBe(
-      'The model provider refused the request (HTTP 401): Incorrect API key provided: [REDACTED]',
+      "The model provider refused the credentials (HTTP 401): Incorrect API key provided: [REDACTED]. Check the key or credentials in the provider's environment variables.",
     );
   });
 });

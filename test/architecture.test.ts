@@ -58,17 +58,25 @@ describe('the direction of dependencies', () => {
     expect(
       await layerFindings(
         eslint,
-        'src/github/hosts.ts',
+        'src/github-api/hosts.ts',
         "import type { GitHubBot } from '../bot/index.js';\nexport type Bot = GitHubBot;\n",
       ),
-    ).toEqual([expect.stringContaining('from elements of type "github" to elements of type "bot"')]);
+    ).toEqual([expect.stringContaining('from elements of type "github-api" to elements of type "bot"')]);
+    // The platform layer knows nothing of docwright's conversation on GitHub.
+    expect(
+      await layerFindings(
+        eslint,
+        'src/github-api/hosts.ts',
+        "import { jobMarker } from '../github/job-marker.js';\nexport const marker = jobMarker;\n",
+      ),
+    ).toEqual([expect.stringContaining('from elements of type "github-api" to elements of type "github"')]);
     expect(
       await layerFindings(
         eslint,
         'src/store/migrations.ts',
-        "import { GITHUB_COM } from '../github/hosts.js';\nexport const host = GITHUB_COM;\n",
+        "import { GITHUB_COM } from '../github-api/hosts.js';\nexport const host = GITHUB_COM;\n",
       ),
-    ).toEqual([expect.stringContaining('from elements of type "store" to elements of type "github"')]);
+    ).toEqual([expect.stringContaining('from elements of type "store" to elements of type "github-api"')]);
     expect(
       await layerFindings(
         eslint,

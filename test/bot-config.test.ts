@@ -86,6 +86,19 @@ describe('.github/docwright.yml', () => {
     expect(DEFAULT_SETTINGS.allowedBots).toEqual({ all: false, logins: new Set() });
   });
 
+  it('reads the limits of jobs, and names a limit that is wrong', () => {
+    expect(parseSettings({ budget: { max_turns: 3, max_tokens: 50_000, max_cost: 1.5 } }).budget).toEqual({
+      maxTurns: 3,
+      maxTokens: 50_000,
+      maxCostUsd: 1.5,
+    });
+    expect(DEFAULT_SETTINGS.budget).toEqual({});
+    expect(() => parseSettings({ budget: { max_turns: 0 } })).toThrow(
+      '.github/docwright.yml is not valid (budget.max_turns): budget.max_turns must be at least 1',
+    );
+    expect(() => parseSettings({ budget: { max_steps: 3 } })).toThrow(/budget.*max_steps/);
+  });
+
   it('reads every key', () => {
     const settings = parseSettings({
       command: '/write',

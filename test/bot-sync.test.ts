@@ -13,7 +13,7 @@ import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { findJobMarker } from '../src/github/index.js';
-import { hostOf } from '../src/github/hosts.js';
+import { hostOf } from '../src/github-api/hosts.js';
 import { parseSettings } from '../src/github/settings.js';
 import { DOCS_CHECK_NAME, docsCheckOutput } from '../src/bot/docs-check-output.js';
 import { createLogger, type Logger } from '../src/core/logger.js';

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { checkDocs, folderDocsTree } from '../src/checks/index.js';
+import { checkDocs } from '../src/checks/index.js';
+import { folderDocsTree } from '../src/docs/docs-tree.js';
 
 const CORPUS = path.resolve('../shared/corpora/mintlify-docs');
 const present = existsSync(path.join(CORPUS, 'docs.json'));

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkChanges,
-  checkDocs,
-  isBlocking,
-  type CheckProblem,
-  type DocsTree,
-} from '../src/checks/index.js';
+import { checkChanges, checkDocs, isBlocking, type CheckProblem } from '../src/checks/index.js';
+import type { DocsTree } from '../src/docs/docs-tree.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
 import { policyFor } from './helpers/write-policy.js';

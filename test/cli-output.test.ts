@@ -51,12 +51,14 @@ describe('what the CLI prints', () => {
     const rows = [jobRow(job), jobRow({ ...job, id: 'x', status: 'failed', changed: null })];
     const terminal = stream(true);
     createOutput({}, terminal).rows(rows, [job]);
-    expect(terminal.text().split('\n')[0]).toMatch(/^ID\s+STATUS\s+CHANGED\s+CREATED\s+PULL REQUEST$/);
+    expect(terminal.text().split('\n')[0]).toMatch(
+      /^ID\s+STATUS\s+CHANGED\s+CREATED\s+PULL REQUEST\s+USAGE$/,
+    );
     expect(terminal.text().split('\n')[2]).toMatch(/^x\s+failed\s+-\s+/);
     const piped = stream(false);
     createOutput({}, piped).rows(rows, [job]);
     expect(piped.text()).toBe(
-      'k3n5p7q9r2s4t6u8v2wx\tcompleted\tno\t2026-11-26T10:00:00.000Z\t-\nx\tfailed\t-\t2026-11-26T10:00:00.000Z\t-\n',
+      'k3n5p7q9r2s4t6u8v2wx\tcompleted\tno\t2026-11-26T10:00:00.000Z\t-\t-\nx\tfailed\t-\t2026-11-26T10:00:00.000Z\t-\t-\n',
     );
   });
 });

@@ -94,7 +94,9 @@ describe('the configuration page', () => {
       },
     );
     remote({}, recorder);
-    readRunnerEnvironment(recorder);
+    // Every variable reads as "x", which is not a price table: the reads before the refusal count.
+    expect(() => readRunnerEnvironment(recorder)).toThrow(/DOCWRIGHT_MODEL_PRICES is not valid JSON/);
+    expect(read).toContain('DOCWRIGHT_MODEL_PRICES');
     expect(read).toContain('DOCWRIGHT_URL');
     expect(read).toContain('GITHUB_API_URL');
     expect(missingFrom(await page('configuration'), [...read])).toEqual([]);

@@ -127,6 +127,34 @@ describe.each(DIALECTS)('engine on %s', (dialect) => {
     expect(reopened.body).toMatchObject({ status: 'active', error: null });
   });
 
+  it("adds up a job's usage over a retried attempt and a follow-up, and keeps each run's beside its reply", async () => {
+    let attempts = 0;
+    // An agent that spends 2 model calls an attempt and meets an outage on its first attempt.
+    const spending: Agent = {
+      model: 'builtin',
+      run(input) {
+        attempts += 1;
+        input.usage!.recordModelCall({ inputTokens: 100, outputTokens: 10 }, 1);
+        input.usage!.recordModelCall({ inputTokens: 100, outputTokens: 10 }, 0);
+        if (attempts === 1) return Promise.reject(new Error('the provider is overloaded'));
+        return Promise.resolve({ reply: `run ${attempts}: nothing to change` });
+      },
+    };
+    await start({ overrides: { agentFor: () => spending } });
+    const job = await createJob('do nothing');
+    const first = await t!.waitForJob(job.id);
+    expect(first.status).toBe('completed');
+    // Both attempts of the first run: the failed one counts too.
+    expect(first.usage).toMatchObject({ inputTokens: 400, outputTokens: 40, modelCalls: 4, toolCalls: 2 });
+    expect(first.messages!.at(-1)!.usage).toMatchObject({ modelCalls: 4 });
+
+    await t!.request('POST', `/v2/agent/docs/job/${job.id}/message`, { body: { prompt: 'again' } });
+    let second = await t!.waitForJob(job.id);
+    while (second.messages!.length < 4) second = await t!.waitForJob(job.id);
+    expect(second.usage).toMatchObject({ modelCalls: 6, inputTokens: 600 });
+    expect(second.messages!.at(-1)!.usage).toMatchObject({ modelCalls: 2 });
+  });
+
   it("takes over a dead worker's job once its lease lapses, and commits the edit once", async () => {
     await start({ startWorker: false, config: { leaseMs: 500 } });
     const job = await createJob(

@@ -2,14 +2,22 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentResolver } from '../src/agent/registry.js';
 import type { Agent, AgentResult, AgentRunInput } from '../src/agent/types.js';
-import { DocwrightError, isRetryable, UnrecoverableError } from '../src/core/errors.js';
+import { ESLint } from 'eslint';
+import { ActionError } from '../src/action/action-error.js';
+import { ToolRefusal } from '../src/agent/tools/tool-refusal.js';
+import { UsageError } from '../src/cli/exit-codes.js';
+import { asError, ConfigError, DocwrightError, isRetryable, UnrecoverableError } from '../src/core/errors.js';
+import { SettingsError } from '../src/github/settings.js';
+import { statusOf } from '../src/http/error-status.js';
+import { HubSilentError, HubStatusError } from '../src/models/local-embeddings/bounded-fetch.js';
+import { InvalidDocsRootError, parseDocsRoot } from '../src/write-policy/index.js';
 import { GitCommandError } from '../src/forge/git-command.js';
 import { silentLogger } from '../src/core/logger.js';
 import { ErrorBodySchema } from '../src/protocol/error.js';
 import { errorResponse } from '../src/server/errors.js';
 import { ApiError, DocwrightClient } from '../src/client/index.js';
-import { DO_NOT_RETRY, policyOptions } from '../src/github/octokit.js';
-import { classifyRequestError } from '../src/github/request-error.js';
+import { DO_NOT_RETRY, policyOptions } from '../src/github-api/octokit.js';
+import { classifyRequestError, gitHubFailure } from '../src/github-api/request-error.js';
 import { namedStorageError } from '../src/store/index.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
@@ -315,5 +323,117 @@ describe('storage faults, named at the store', () => {
     const filled = await app.request('/full');
     expect(filled.status).toBe(507);
     expect(await filled.json()).toMatchObject({ code: 'storage_full', retryable: true });
+  });
+});
+
+describe('one error model in src/', () => {
+  /** The error-model rule's findings on `code` as if it were the file at `filePath`. */
+  async function findings(filePath: string, code: string): Promise<string[]> {
+    const [result] = await new ESLint().lintText(code, { filePath });
+    return (result?.messages ?? [])
+      .filter((message) => message.ruleId === 'no-restricted-syntax')
+      .map((message) => message.message);
+  }
+
+  it('fails the lint step on a plain Error made in src/, and on a class of errors beside DocwrightError', async () => {
+    const samples = [
+      "export function f() {\n  throw new Error('x');\n}\n",
+      "export const p = Promise.reject(new Error('x'));\n",
+      "export const e = Error('x');\n",
+      'export class Broken extends Error {}\n',
+      'export const Broken = class extends Error {};\n',
+    ];
+    for (const sample of samples)
+      expect(await findings('src/forge/overlay.ts', sample), sample).toEqual([
+        expect.stringContaining('DocwrightError'),
+      ]);
+    expect(
+      await findings(
+        'src/forge/overlay.ts',
+        "import { asError, DocwrightError } from '../core/errors.js';\n" +
+          'export class Refused extends DocwrightError {}\n' +
+          "export const e = new DocwrightError('not_found', 'x');\n" +
+          'export const wrapped = asError(1);\n',
+      ),
+    ).toEqual([]);
+    // The error module makes the base class and wraps what libraries throw.
+    expect(await findings('src/core/errors.ts', "export const e = new Error('x');\n")).toEqual([]);
+  }, 120_000);
+
+  it('keeps each subclass its name, its code, its retryable and its own fields', () => {
+    const cases: [Error, string, string, boolean][] = [
+      [new ConfigError('APP_ID is missing'), 'ConfigError', 'internal_error', false],
+      [new UsageError('--port takes a number'), 'UsageError', 'invalid_request', false],
+      [new ActionError('Exactly this.'), 'ActionError', 'invalid_request', false],
+      [new SettingsError('bad key', '/docwright'), 'SettingsError', 'invalid_request', false],
+      [new ToolRefusal('a.md is a binary file'), 'ToolRefusal', 'invalid_request', false],
+      [new HubSilentError('https://hub/x', 5000), 'HubSilentError', 'unavailable', true],
+      [new HubStatusError('https://hub/x answered 503', 503), 'HubStatusError', 'unavailable', true],
+      [new HubStatusError('https://hub/x answered 404', 404), 'HubStatusError', 'unavailable', false],
+    ];
+    for (const [error, name, code, retryable] of cases) {
+      expect(DocwrightError.isInstance(error), name).toBe(true);
+      expect(error, name).toBeInstanceOf(DocwrightError);
+      expect(error, name).toMatchObject({ name, code, retryable });
+    }
+    expect(() => parseDocsRoot('../outside')).toThrow(InvalidDocsRootError);
+    try {
+      parseDocsRoot('../outside');
+    } catch (error) {
+      expect(error).toMatchObject({
+        name: 'InvalidDocsRootError',
+        code: 'invalid_request',
+        retryable: false,
+      });
+    }
+    expect(new SettingsError('bad key', '/docwright').command).toBe('/docwright');
+    expect(new ActionError('GitHub is down', { code: 'forge_error', retryable: true })).toMatchObject({
+      code: 'forge_error',
+      retryable: true,
+    });
+    const cause = new Error('EADDRINUSE');
+    expect(new ConfigError('Port 3000 is in use', { cause }).cause).toBe(cause);
+  });
+
+  it('answers a setting that cannot be used as the server fault it is, in its words', async () => {
+    const app = new Hono();
+    app.onError((error, c) => errorResponse(error, c, silentLogger));
+    app.get('/config', () => {
+      throw new ConfigError('OPENAI_API_KEY is missing');
+    });
+    const response = await app.request('/config');
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      error: 'OPENAI_API_KEY is missing',
+      code: 'internal_error',
+      retryable: false,
+    });
+  });
+
+  it('raises a GitHub failure as forge_error whether or not it may heal', () => {
+    const answer = (status: number, message: string) =>
+      Object.assign(new Error(message), { status, response: { data: { message }, headers: {} } });
+    const refused = classifyRequestError(answer(403, 'Resource not accessible by integration'))!;
+    const down = classifyRequestError(answer(502, 'Server Error'))!;
+    expect(gitHubFailure('The token lacks permission', refused)).toMatchObject({
+      code: 'forge_error',
+      retryable: false,
+    });
+    expect(gitHubFailure('GitHub failed to answer', down)).toMatchObject({
+      code: 'forge_error',
+      retryable: true,
+    });
+    expect(statusOf(gitHubFailure('x', refused))).toBe(502);
+    expect(statusOf(gitHubFailure('x', down))).toBe(502);
+  });
+
+  it('wraps what a library threw without making it one of ours', () => {
+    const thrown = new TypeError('x');
+    expect(asError(thrown)).toBe(thrown);
+    const wrapped = asError('socket hang up');
+    expect(wrapped).toBeInstanceOf(Error);
+    expect(wrapped.message).toBe('socket hang up');
+    expect(isRetryable(wrapped)).toBe(true);
+    expect(DocwrightError.isInstance(wrapped)).toBe(false);
   });
 });

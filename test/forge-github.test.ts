@@ -3,12 +3,13 @@ import { readFileSync } from 'node:fs';
 import { Octokit } from '@octokit/rest';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DocwrightError, UnrecoverableError } from '../src/core/errors.js';
-import { findPullRequestByHead, GitHubForge, parseRepository } from '../src/forge/github.js';
+import { DocwrightError } from '../src/core/errors.js';
+import { findPullRequestByHead, GitHubForge } from '../src/forge/github/github-forge.js';
+import { parseRepository } from '../src/github-api/repository-name.js';
 import { BranchMovedError } from '../src/forge/local-git.js';
 import { Overlay } from '../src/forge/overlay.js';
 import type { FileChange } from '../src/forge/types.js';
-import { createOctokit } from '../src/github/octokit.js';
+import { createOctokit } from '../src/github-api/octokit.js';
 import { githubTarball, type ArchiveEntry } from './fixtures/github/tarball.js';
 
 const API = 'https://api.github.com';
@@ -620,7 +621,9 @@ describe('errors in words', () => {
       })
       .catch((caught: unknown) => caught);
     // A missing permission does not heal with retries: the job fails at once, with this sentence.
-    expect(error).toBeInstanceOf(UnrecoverableError);
+    // It stays a GitHub failure (forge_error), whether it may heal or not.
+    expect(error).toBeInstanceOf(DocwrightError);
+    expect(error).toMatchObject({ code: 'forge_error', retryable: false });
     expect((error as Error).message).toMatch(/^The token lacks permission to push to octo-org\/docs-site/);
     expect(JSON.stringify(error)).not.toContain(TOKEN);
     expect((error as Error).message).not.toContain(TOKEN);

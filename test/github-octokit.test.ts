@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import nock from 'nock';
 import { ProbotOctokit } from 'probot';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { classifyRequestError } from '../src/github/request-error.js';
-import { createOctokit, withPolicy, type RequestPolicy } from '../src/github/octokit.js';
+import { classifyRequestError } from '../src/github-api/request-error.js';
+import { createOctokit, withPolicy, type RequestPolicy } from '../src/github-api/octokit.js';
 import { TEST_THROTTLE } from './fixtures/bot/harness.js';
 
 const errors = createRequire(import.meta.url)('./fixtures/github/errors.json') as Record<string, unknown>;

@@ -1,13 +1,7 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  getPermissionLevel,
-  hasPermission,
-  isBot,
-  mayTrigger,
-  parseAllowedBots,
-  PERMISSION_LEVELS,
-} from '../src/github/index.js';
+import { isBot, mayTrigger, parseAllowedBots } from '../src/github/index.js';
+import { getPermissionLevel, hasPermission, PERMISSION_LEVELS } from '../src/github-api/permission.js';
 import { quietOctokit } from './helpers/github-recorder.js';
 
 const API = 'https://api.github.com';

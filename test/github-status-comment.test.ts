@@ -4,12 +4,11 @@ import {
   findJobMarker,
   finishedJobView,
   latestReply,
-  listChangedFiles,
-  parsePullRequestLink,
   renderStatusComment,
   StatusCommentWriter,
-  type Thread,
 } from '../src/github/index.js';
+import { listChangedFiles, parsePullRequestLink } from '../src/github-api/pull-request-files.js';
+import { type Thread } from '../src/github-api/types.js';
 import type { Job } from '../src/protocol/agent-job.js';
 import { quietOctokit, jobFixture } from './helpers/github-recorder.js';
 

@@ -6,8 +6,8 @@ import {
   jobMarker,
   neutralizeMarkers,
   trustBotsAndPermitted,
-  type Thread,
 } from '../src/github/index.js';
+import { type Thread } from '../src/github-api/types.js';
 import { quietOctokit } from './helpers/github-recorder.js';
 
 const API = 'https://api.github.com';

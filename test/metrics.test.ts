@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOctokit } from '../src/github/octokit.js';
+import { createOctokit } from '../src/github-api/octokit.js';
 import { instrumentOctokit } from '../src/metrics/metrics.js';
 import { Metrics } from '../src/metrics/metrics.js';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process.js';

@@ -1,8 +1,10 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { generateText } from 'ai';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseInputs } from '../src/action/inputs.js';
 import { readRunnerEnvironment } from '../src/action/environment.js';
 import { createAgentResolver } from '../src/agent/registry.js';
@@ -13,11 +15,21 @@ import { MODEL_PROVIDERS } from '../src/core/model-spec.js';
 import { MemorySnapshot } from '../src/forge/memory-snapshot.js';
 import { Overlay } from '../src/forge/overlay.js';
 import { parseSettings } from '../src/github/settings.js';
-import { languageModel, modelProvidersFrom, parseModelSpec, providerSecrets } from '../src/models/models.js';
+import {
+  checkModelCredentials,
+  languageModel,
+  modelProvidersFrom,
+  providerSecrets,
+  type ModelProviders,
+} from '../src/models/models.js';
+import { ConfigError } from '../src/core/errors.js';
+import { createService } from '../src/service/service.js';
+import { parseModelSpec } from '../src/core/model-spec.js';
 import {
   bedrockConverse,
   chatCompletions,
   gemini,
+  RawReply,
   serveProviderStandIn,
   type Received,
   type WireFormat,
@@ -361,8 +373,16 @@ describe('the provider packages', () => {
     source = await fs.readFile(new URL('../src/models/language-models.ts', import.meta.url), 'utf8');
   });
 
-  it('are imported only inside their factories, by names a bundler can follow', () => {
+  it('are imported only inside their factories, by names a bundler can follow', async () => {
     expect(source).not.toMatch(/^import [^t].*'@ai-sdk\//m);
+    // The AWS credential chain too, out of the Action's bundle, left for Node to import at run time.
+    expect(source).not.toContain('@aws-sdk/credential-provider-node');
+    const chain = await fs.readFile(
+      new URL('../src/models/aws-credential-chain.ts', import.meta.url),
+      'utf8',
+    );
+    expect(chain).not.toMatch(/^import [^t].*'@aws-sdk\//m);
+    expect(chain).toContain("import(/* webpackIgnore: true */ '@aws-sdk/credential-provider-node')");
     for (const name of [
       'openai',
       'anthropic',
@@ -373,5 +393,212 @@ describe('the provider packages', () => {
       'openai-compatible',
     ])
       expect(source).toContain(`await import('@ai-sdk/${name}')`);
+  });
+});
+
+describe('Bedrock through the AWS credential chain', () => {
+  const spec = 'bedrock:anthropic.claude-sonnet-4-5-20250929-v1:0';
+  let standIn: Awaited<ReturnType<typeof serveProviderStandIn>> | undefined;
+  let folder: string;
+
+  /**
+   * The chain's environment, each source absent unless a test sets it: no keys, no profile, no
+   * web identity, no container, and no instance metadata, which would otherwise be probed.
+   */
+  beforeEach(async () => {
+    folder = await fs.mkdtemp(path.join(os.tmpdir(), 'docwright-aws-'));
+    for (const name of [
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_SESSION_TOKEN',
+      'AWS_BEARER_TOKEN_BEDROCK',
+      'AWS_PROFILE',
+      'AWS_DEFAULT_PROFILE',
+      'AWS_WEB_IDENTITY_TOKEN_FILE',
+      'AWS_ROLE_ARN',
+      'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+      'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+      'AWS_CONTAINER_AUTHORIZATION_TOKEN',
+    ])
+      vi.stubEnv(name, '');
+    vi.stubEnv('AWS_EC2_METADATA_DISABLED', 'true');
+    // Files of this test's own (the SDK caches what it read by path), absent unless written.
+    vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', path.join(folder, 'credentials'));
+    vi.stubEnv('AWS_CONFIG_FILE', path.join(folder, 'config'));
+  });
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await standIn?.close();
+    standIn = undefined;
+    await fs.rm(folder, { recursive: true, force: true });
+  });
+
+  /** The settings the service reads, with the chain allowed as the service allows it. */
+  function serviceProviders(env: Record<string, string>) {
+    const providers = modelProvidersFrom({ AWS_REGION: 'eu-west-1', ...env });
+    providers.bedrock = { ...providers.bedrock, credentialChain: true };
+    return providers;
+  }
+
+  async function runJob(providers: ModelProviders) {
+    const result = await createAgentResolver(providers)(spec).run(runInput());
+    expect(result.reply).toBe('Nothing to change');
+    return standIn!.modelRequests();
+  }
+
+  it('signs with the keys of the profile AWS_PROFILE names, from the shared credentials file', async () => {
+    await fs.writeFile(
+      path.join(folder, 'credentials'),
+      '[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = default-secret\n\n' +
+        '[docs-team]\naws_access_key_id = AKIDPROFILE\naws_secret_access_key = profile-secret\naws_session_token = profile-session\n',
+    );
+    vi.stubEnv('AWS_PROFILE', 'docs-team');
+    standIn = await serveProviderStandIn(bedrockConverse, {
+      steps: [{ call: ['list_files', {}] }, { text: 'Nothing to change' }],
+    });
+    const providers = serviceProviders({ DOCWRIGHT_MODEL_BASE_URL: standIn.url });
+    await expect(checkModelCredentials(spec, providers)).resolves.toBeUndefined();
+    const requests = await runJob(providers);
+    expect(requests).toHaveLength(2);
+    for (const request of requests) {
+      expect(request.headers.authorization).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIDPROFILE\/\d{8}\/eu-west-1\/bedrock\/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$/,
+      );
+      expect(request.headers['x-amz-security-token']).toBe('profile-session');
+    }
+  });
+
+  it("signs with a container's task role, from the credentials endpoint", async () => {
+    standIn = await serveProviderStandIn(bedrockConverse, {
+      steps: [{ call: ['list_files', {}] }, { text: 'Nothing to change' }],
+      routes: {
+        '/task-role': () => ({
+          AccessKeyId: 'ASIATASKROLE',
+          SecretAccessKey: 'task-secret',
+          Token: 'task-session',
+          Expiration: new Date(Date.now() + 3_600_000).toISOString(),
+        }),
+      },
+    });
+    vi.stubEnv('AWS_CONTAINER_CREDENTIALS_FULL_URI', `${standIn.url}/task-role`);
+    vi.stubEnv('AWS_CONTAINER_AUTHORIZATION_TOKEN', 'container-auth');
+    const requests = await runJob(serviceProviders({ DOCWRIGHT_MODEL_BASE_URL: standIn.url }));
+    expect(requests[0]!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=ASIATASKROLE\//);
+    expect(requests[0]!.headers['x-amz-security-token']).toBe('task-session');
+    const asked = standIn.received.filter((request) => request.url === '/task-role');
+    // Once for the job's two model calls: the chain keeps the role's credentials until they expire.
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.headers.authorization).toBe('container-auth');
+  });
+
+  it('signs with the role a web identity token assumes, through STS', async () => {
+    await fs.writeFile(path.join(folder, 'token'), 'oidc-token-of-the-pod');
+    standIn = await serveProviderStandIn(bedrockConverse, {
+      steps: [{ call: ['list_files', {}] }, { text: 'Nothing to change' }],
+      routes: {
+        '/': () =>
+          new RawReply(
+            'text/xml',
+            `<AssumeRoleWithWebIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+              <AssumeRoleWithWebIdentityResult>
+                <Credentials>
+                  <AccessKeyId>ASIAWEBIDENTITY</AccessKeyId>
+                  <SecretAccessKey>web-identity-secret</SecretAccessKey>
+                  <SessionToken>web-identity-session</SessionToken>
+                  <Expiration>${new Date(Date.now() + 3_600_000).toISOString()}</Expiration>
+                </Credentials>
+                <AssumedRoleUser>
+                  <Arn>arn:aws:sts::123456789012:assumed-role/docs-writer/docwright</Arn>
+                  <AssumedRoleId>AROAEXAMPLE:docwright</AssumedRoleId>
+                </AssumedRoleUser>
+              </AssumeRoleWithWebIdentityResult>
+            </AssumeRoleWithWebIdentityResponse>`,
+          ),
+      },
+    });
+    vi.stubEnv('AWS_WEB_IDENTITY_TOKEN_FILE', path.join(folder, 'token'));
+    vi.stubEnv('AWS_ROLE_ARN', 'arn:aws:iam::123456789012:role/docs-writer');
+    vi.stubEnv('AWS_ROLE_SESSION_NAME', 'docwright');
+    // STS's endpoint, by the SDK's own variable for it.
+    vi.stubEnv('AWS_ENDPOINT_URL_STS', standIn.url);
+    const requests = await runJob(serviceProviders({ DOCWRIGHT_MODEL_BASE_URL: standIn.url }));
+    expect(requests[0]!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=ASIAWEBIDENTITY\//);
+    expect(requests[0]!.headers['x-amz-security-token']).toBe('web-identity-session');
+    const [assumed] = standIn.received.filter((request) => request.url === '/');
+    expect(assumed!.body.form).toMatchObject({
+      Action: 'AssumeRoleWithWebIdentity',
+      RoleArn: 'arn:aws:iam::123456789012:role/docs-writer',
+      WebIdentityToken: 'oidc-token-of-the-pod',
+    });
+  });
+
+  it('signs with the keys in the environment when they are set, even beside AWS_PROFILE', async () => {
+    vi.stubEnv('AWS_PROFILE', 'absent');
+    standIn = await serveProviderStandIn(bedrockConverse, {
+      steps: [{ call: ['list_files', {}] }, { text: 'Nothing to change' }],
+    });
+    const providers = serviceProviders({
+      DOCWRIGHT_MODEL_BASE_URL: standIn.url,
+      AWS_ACCESS_KEY_ID: 'AKIDENV',
+      AWS_SECRET_ACCESS_KEY: 'env-secret',
+    });
+    await expect(checkModelCredentials(spec, providers)).resolves.toBeUndefined();
+    const [request] = await runJob(providers);
+    expect(request!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDENV\//);
+  });
+
+  it('stops the service start in a sentence naming the ways to give credentials when none is found', async () => {
+    // A profile whose credential_process fails, with a token in its command line: whatever the
+    // chain says of it, the sentence quotes nothing of the chain's.
+    await fs.writeFile(
+      path.join(folder, 'config'),
+      '[profile docs-team]\ncredential_process = /bin/false --token s3cr3t-in-argv\n',
+    );
+    vi.stubEnv('AWS_PROFILE', 'docs-team');
+    const dataDir = await fs.mkdtemp(path.join(folder, 'data-'));
+    const config = loadConfig({ DOCWRIGHT_MODEL: spec, AWS_REGION: 'eu-west-1' }, { dataDir });
+    const started = Date.now();
+    const start = createService(config, { logger: silentLogger });
+    await expect(start).rejects.toThrow(
+      `${spec} found no AWS credentials: set AWS_ACCESS_KEY_ID with AWS_SECRET_ACCESS_KEY, AWS_PROFILE (a profile of the shared credentials or config file), AWS_WEB_IDENTITY_TOKEN_FILE with AWS_ROLE_ARN, a container task role or an EC2 instance profile, or AWS_BEARER_TOKEN_BEDROCK, with AWS_REGION`,
+    );
+    await expect(start).rejects.toBeInstanceOf(ConfigError);
+    await expect(start).rejects.not.toThrow(/s3cr3t/);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    // Before any work: nothing was opened in the data folder.
+    expect(await fs.readdir(dataDir)).toEqual([]);
+    // A project's own Bedrock model, which the start did not ask about, fails its job in the same words.
+    const job = createAgentResolver(serviceProviders({}))(spec).run(runInput());
+    await expect(job).rejects.toThrow(/found no AWS credentials: set AWS_ACCESS_KEY_ID/);
+    await expect(job).rejects.not.toThrow(/s3cr3t/);
+    // The region is still asked for at once, before the chain.
+    await expect(
+      createService(loadConfig({ DOCWRIGHT_MODEL: spec }, { dataDir }), { logger: silentLogger }),
+    ).rejects.toThrow(`${spec} needs AWS_REGION in the environment`);
+  });
+
+  it('gives up on a credentials endpoint that does not answer, in words', async () => {
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      vi.stubEnv('AWS_CONTAINER_CREDENTIALS_FULL_URI', `http://127.0.0.1:${port}/task-role`);
+      const { checkAwsCredentials } = await import('../src/models/aws-credential-chain.js');
+      await expect(checkAwsCredentials(spec, serviceProviders({}).bedrock!, 300)).rejects.toThrow(
+        `${spec} found no AWS credentials within 0.3 s: set AWS_ACCESS_KEY_ID`,
+      );
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('is not asked where it is not allowed: the Action reads the keys in the environment only', async () => {
+    vi.stubEnv('AWS_PROFILE', 'docs-team');
+    const { providers } = readRunnerEnvironment({ AWS_REGION: 'eu-west-1', AWS_PROFILE: 'docs-team' });
+    expect(() => languageModel(spec, providers)).toThrow(
+      `${spec} needs AWS_ACCESS_KEY_ID with AWS_SECRET_ACCESS_KEY`,
+    );
+    await expect(checkModelCredentials(spec, providers)).resolves.toBeUndefined();
   });
 });

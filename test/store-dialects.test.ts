@@ -111,7 +111,7 @@ describe.each(DIALECTS)('store on %s', (dialect) => {
     const read = await store.jobs.getWithMessages('docs', 'read');
     expect(await store.jobs.get('docs', 'read')).toMatchObject(read!.job);
     expect(await store.jobs.messages('read')).toMatchObject(read!.messages);
-    expect(Object.keys(read!.job)).toHaveLength(10);
+    expect(Object.keys(read!.job)).toHaveLength(11);
     expect(read?.messages.map((message) => message.content)).toEqual(['request read', 'second', 'third']);
     // The values of each call, not those of the query's first call or of its placeholders.
     expect((await store.jobs.getWithMessages('docs', 'other'))?.messages.map((m) => m.content)).toEqual([

@@ -1,5 +1,6 @@
 import type { DocwrightClient } from '../client/index.js';
-import type { GitHubApi, StatusLinks } from '../github/index.js';
+import type { StatusLinks } from '../github/index.js';
+import type { GitHubApi } from '../github-api/types.js';
 import type { Job } from '../protocol/agent-job.js';
 import type { Inputs } from './inputs.js';
 import type { PollEnd, PollOptions } from '../client/wait-for-job.js';

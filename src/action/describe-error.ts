@@ -1,5 +1,5 @@
 import { ApiError, ApiTimeoutError, ApiUnreachableError } from '../client/index.js';
-import { classifyRequestError, type ClassifiedRequestError } from '../github/request-error.js';
+import { classifyRequestError, type ClassifiedRequestError } from '../github-api/request-error.js';
 import { DocwrightError } from '../core/errors.js';
 import { ActionError } from './action-error.js';
 

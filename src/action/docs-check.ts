@@ -11,9 +11,10 @@ import {
   noCodeChanged,
   type DocsCheckOutput,
 } from '../github/docs-check-output.js';
-import { DEFAULT_COMMAND, type GitHubApi } from '../github/index.js';
-import { readPullRequestChange } from '../github/pull-request-change.js';
-import { classifyRequestError } from '../github/request-error.js';
+import { DEFAULT_COMMAND } from '../github/index.js';
+import { type GitHubApi } from '../github-api/types.js';
+import { readPullRequestChange } from '../github-api/pull-request-change.js';
+import { classifyRequestError } from '../github-api/request-error.js';
 import { SETTINGS_FILE } from '../github/settings-file.js';
 import { settingsFromText, settingsKeys, SettingsError } from '../github/settings.js';
 import {

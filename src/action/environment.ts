@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { runnerHosts, type GitHubHosts } from '../github/hosts.js';
+import { runnerHosts, type GitHubHosts } from '../github-api/hosts.js';
 import { modelProvidersFrom, type ModelProviders } from '../models/models.js';
 import { ActionError } from './action-error.js';
+import { parsePriceTable, type PriceTable } from '../core/usage.js';
 
 /** What the runner tells the Action about the run (GitHub's default environment variables). */
 export interface RunnerEnvironment {
@@ -20,6 +21,8 @@ export interface RunnerEnvironment {
    * input's value can be echoed in the log, an environment variable of a secret is masked.
    */
   providers: ModelProviders;
+  /** The operator's prices per model (`DOCWRIGHT_MODEL_PRICES`): runs in the runner report a cost with them. */
+  prices: PriceTable;
 }
 
 /** Reads the runner's variables from `env` (passed in: main.ts is the only reader of process.env). */
@@ -35,7 +38,16 @@ export function readRunnerEnvironment(env: Record<string, string | undefined>): 
     runUrl: repository && runId ? `${hosts.webUrl}/${repository}/actions/runs/${runId}` : undefined,
     workspace: env.GITHUB_WORKSPACE || null,
     providers: modelProvidersFrom(env),
+    prices: prices(env.DOCWRIGHT_MODEL_PRICES),
   };
+}
+
+function prices(text: string | undefined): PriceTable {
+  try {
+    return parsePriceTable(text);
+  } catch (error) {
+    throw new ActionError(`${error instanceof Error ? error.message : String(error)}.`);
+  }
 }
 
 /** The event payload the runner wrote to `GITHUB_EVENT_PATH` (empty outside a runner). */

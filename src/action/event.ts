@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { CommentKind, GitHubUser, PullRequestBody, Thread } from '../github/index.js';
+import type { PullRequestBody } from '../github/index.js';
+import type { CommentKind } from '../github-api/reaction.js';
+import type { GitHubUser, Thread } from '../github-api/types.js';
 import { ActionError } from './action-error.js';
 
 /** A comment that may hold a command, with the thread it was made in. */

@@ -1,10 +1,9 @@
+import { finishedJobView, type StatusView } from '../github/index.js';
 import {
-  finishedJobView,
   listChangedFiles,
   parsePullRequestLink,
   type ChangedFiles,
-  type StatusView,
-} from '../github/index.js';
+} from '../github-api/pull-request-files.js';
 import type { Job } from '../protocol/agent-job.js';
 import type { ActionContext, JobRun } from './context.js';
 import { describeError } from './describe-error.js';
@@ -23,7 +22,7 @@ export async function startJob(
     log.info(`Sent a follow-up to job ${job.id}.`);
     return { job, created: false };
   }
-  const job = await client.createJob(inputs.projectId, prompt);
+  const job = await client.createJob(inputs.projectId, prompt, { budget: inputs.budget });
   log.info(`Created job ${job.id}.`);
   return { job, created: true };
 }

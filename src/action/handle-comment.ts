@@ -1,18 +1,17 @@
 import {
-  acknowledgeComment,
   findThreadJob,
-  getPermissionLevel,
-  hasPermission,
   isBot,
   isSyncInstruction,
   StatusCommentWriter,
   syncOutsidePullRequestReply,
   trustBotsAndPermitted,
-  type GitHubApi,
   type ThreadJob,
 } from '../github/index.js';
+import { acknowledgeComment } from '../github-api/reaction.js';
+import { getPermissionLevel, hasPermission } from '../github-api/permission.js';
+import { type GitHubApi } from '../github-api/types.js';
 import { DocwrightError } from '../core/errors.js';
-import { readPullRequestChange } from '../github/pull-request-change.js';
+import { readPullRequestChange } from '../github-api/pull-request-change.js';
 import { formatSyncPrompt } from '../impact/sync-request.js';
 // The state table alone: the comment path does not load the store's database drivers.
 import { acceptsMessage } from '../store/job-states.js';

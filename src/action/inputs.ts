@@ -1,11 +1,5 @@
-import {
-  DEFAULT_COMMAND,
-  isPermissionLevel,
-  parseAllowedBots,
-  PERMISSION_LEVELS,
-  type AllowedBots,
-  type PermissionLevel,
-} from '../github/index.js';
+import { DEFAULT_COMMAND, parseAllowedBots, type AllowedBots } from '../github/index.js';
+import { isPermissionLevel, PERMISSION_LEVELS, type PermissionLevel } from '../github-api/permission.js';
 import {
   isDocsFramework,
   unknownFrameworkMessage,
@@ -14,6 +8,7 @@ import {
 import { modelSpecProblem } from '../core/model-spec.js';
 import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
 import { ActionError } from './action-error.js';
+import type { BudgetBody } from '../protocol/agent-job.js';
 
 /** The Action's inputs (action.yml), validated and typed; built once in main.ts. */
 export interface Inputs {
@@ -39,6 +34,8 @@ export interface Inputs {
   allowedBots: AllowedBots;
   /** The model of jobs run in the runner (`builtin` or `<provider>:<model>`); empty: the settings file's, else builtin. */
   model: string;
+  /** `max-turns`, `max-tokens`, `max-cost`: the limits of a job this step creates, in runner or server. */
+  budget: BudgetBody;
 }
 
 /** The inputs that decide whether an event is for the Action at all (route.ts). */
@@ -122,6 +119,7 @@ export function parseInputs(read: ReadInput): Inputs {
     comment: boolean(read, 'comment', true, problems),
     permission: permission(read('permission') || 'write', problems),
     model: model(read('model'), mode, problems),
+    budget: budget(read, problems),
   };
   if (mode === 'runner' && !inputs.wait)
     problems.push('`wait: false` needs a server (`base-url`): in the runner the job runs inside the step');
@@ -176,6 +174,30 @@ function model(value: string, mode: Inputs['mode'], problems: string[]): string 
     if (problem) problems.push(`\`model\`: ${problem}`);
   }
   return value;
+}
+
+/** The limits inputs, each optional; a value that is not a positive number names the input. */
+function budget(read: ReadInput, problems: string[]): BudgetBody {
+  const limit = (name: string, whole: boolean): number | undefined => {
+    const value = read(name);
+    if (value === '') return undefined;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed <= 0 || (whole && !Number.isInteger(parsed))) {
+      problems.push(
+        `\`${name}\` must be a ${whole ? 'whole number' : 'number'} greater than 0, not "${value}"`,
+      );
+      return undefined;
+    }
+    return parsed;
+  };
+  const fields: BudgetBody = {};
+  const turns = limit('max-turns', true);
+  const tokens = limit('max-tokens', true);
+  const cost = limit('max-cost', false);
+  if (turns !== undefined) fields.max_turns = turns;
+  if (tokens !== undefined) fields.max_tokens = tokens;
+  if (cost !== undefined) fields.max_cost = cost;
+  return fields;
 }
 
 function routeInputs(read: ReadInput, problems: string[]): RouteInputs {

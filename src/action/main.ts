@@ -1,6 +1,7 @@
+import { DocwrightError } from '../core/errors.js';
 import { ApiError, DocwrightClient } from '../client/index.js';
 import { redactConfiguredSecrets } from '../core/redact.js';
-import { createOctokit, type PolicyOctokit } from '../github/octokit.js';
+import { createOctokit, type PolicyOctokit } from '../github-api/octokit.js';
 import { providerSecrets } from '../models/provider-settings.js';
 import type { ActionContext, ActionResult, Log } from './context.js';
 import { describeError } from './describe-error.js';
@@ -59,46 +60,32 @@ export async function run(): Promise<void> {
       await refreshGapsIssue(inputs);
       if (read('prompt') === '') return;
     }
-    const routeInputs = parseRouteInputs(read);
-    // A comment that is not a command ends here, whatever the other inputs hold. In the runner,
-    // any slash command is looked at once more with the repository's settings (its own command).
-    const cheap = routeEvent(event, routeInputs);
+    // In the runner, a slash comment is routed with the repository's settings (its own command,
+    // its bots), which opening the runner reads; every other event is routed on the inputs alone,
+    // so a comment that is not a command ends here whatever the other inputs hold.
+    let runner: Awaited<ReturnType<typeof openRunnerFor>> | null = null;
+    if (read('base-url') === '' && startsWithSlash(event)) {
+      runner = await openRunnerFor(event, parseInputs(read), environment, cancel);
+      inputs = runner.inputs;
+    }
+    const route = routeEvent(event, inputs ?? parseRouteInputs(read));
     // A pull request without a `prompt`: the docs check, which needs no job, server or runner.
-    if (cheap.kind === 'docs-check') return await docsCheck(cheap.event, environment);
-    const mayBeOurs = cheap.kind !== 'ignore' || (read('base-url') === '' && startsWithSlash(event));
-    if (!mayBeOurs) return log.info(cheap.reason);
-    inputs = parseInputs(read);
+    if (route.kind === 'docs-check') return await docsCheck(route.event, environment);
+    if (route.kind === 'ignore') return log.info(route.reason);
+    inputs ??= parseInputs(read);
     const octokit = githubClient(inputs.githubToken, environment);
     let context: ActionContext;
     if (inputs.mode === 'server') {
       context = contextOf(inputs, environment, octokit, serverClient(inputs), cancel.signal);
     } else {
-      if (!octokit) throw new Error('inputs in the runner always hold a token');
-      // Server mode never loads the runner's parts.
-      const { openRunner } = await import('./runner/open-runner.js');
-      const runner = await openRunner({
-        octokit,
-        hosts: environment.hosts,
-        repository:
-          event.kind === 'comment' ? `${event.thread.owner}/${event.thread.repo}` : environment.repository,
-        inputs,
-        providers: environment.providers,
-        thread: event.kind === 'comment' ? event.thread : null,
-        debug: (line) => step.debug(line),
-        signal: cancel.signal,
-        onRetry: (sentence) => log.info(sentence),
-      });
-      inputs = runner.inputs;
+      const opened = runner ?? (await openRunnerFor(event, inputs, environment, cancel));
+      inputs = opened.inputs;
       context = {
-        ...contextOf(inputs, environment, octokit, runner.jobs, cancel.signal),
+        ...contextOf(inputs, environment, opened.octokit, opened.jobs, cancel.signal),
         stopsWithStep: true,
-        poll: { sleep: (ms, signal) => settledOrSlept(runner.jobs.settled(), ms, signal) },
+        poll: { sleep: (ms, signal) => settledOrSlept(opened.jobs.settled(), ms, signal) },
       };
     }
-    const route = routeEvent(event, inputs);
-    if (route.kind === 'ignore') return log.info(route.reason);
-    if (route.kind === 'docs-check')
-      throw new Error('a pull request event is routed to the docs check above');
     const result = await runRoute(context, route);
     report(result, inputs);
   } catch (error) {
@@ -112,6 +99,32 @@ export async function run(): Promise<void> {
 
 function startsWithSlash(event: ActionEvent): boolean {
   return event.kind === 'comment' && event.comment.body.trimStart().startsWith('/');
+}
+
+/** The job service of the runner for this event; server mode never loads the runner's parts. */
+async function openRunnerFor(
+  event: ActionEvent,
+  inputs: Inputs,
+  environment: RunnerEnvironment,
+  cancel: AbortController,
+) {
+  const octokit = githubClient(inputs.githubToken, environment);
+  if (!octokit) throw new DocwrightError('internal_error', 'inputs in the runner always hold a token');
+  const { openRunner } = await import('./runner/open-runner.js');
+  const runner = await openRunner({
+    octokit,
+    hosts: environment.hosts,
+    repository:
+      event.kind === 'comment' ? `${event.thread.owner}/${event.thread.repo}` : environment.repository,
+    inputs,
+    providers: environment.providers,
+    prices: environment.prices,
+    thread: event.kind === 'comment' ? event.thread : null,
+    debug: (line) => step.debug(line),
+    signal: cancel.signal,
+    onRetry: (sentence) => log.info(sentence),
+  });
+  return { ...runner, octokit };
 }
 
 function githubClient(token: string, environment: RunnerEnvironment): PolicyOctokit | null {
@@ -132,7 +145,7 @@ function githubClient(token: string, environment: RunnerEnvironment): PolicyOcto
 async function docsCheck(event: PullRequestEvent, environment: RunnerEnvironment): Promise<void> {
   const inputs = parseDocsCheckInputs(read);
   const octokit = githubClient(inputs.githubToken, environment);
-  if (!octokit) throw new Error('the docs check inputs always hold a token');
+  if (!octokit) throw new DocwrightError('internal_error', 'the docs check inputs always hold a token');
   // The analysis and the docs model are loaded only on a pull request event.
   const check = await import('./docs-check.js');
   const result = await check.checkPullRequestDocs(

@@ -1,3 +1,5 @@
+import { describeUsage } from '../core/usage.js';
+import { latestRunUsage } from '../github/job-status-view.js';
 import type { ActionResult, JobRun } from './context.js';
 import type { Inputs } from './inputs.js';
 
@@ -12,7 +14,18 @@ export function outputsOf(result: ActionResult): Record<string, string> {
     created: String(created),
     changed: changedOutput(job),
     'comment-id': commentId === null ? '' : String(commentId),
+    usage: usageOutput(job),
   };
+}
+
+/**
+ * What the run answering this request spent, as JSON (tokens, model and tool calls, wall time,
+ * cost when priced); empty while that run has not ended or the server does not say.
+ */
+function usageOutput(job: JobRun['job']): string {
+  if (job.status === 'active') return '';
+  const usage = latestRunUsage(job);
+  return usage ? JSON.stringify(usage) : '';
 }
 
 /**
@@ -77,6 +90,10 @@ export function summaryMarkdown(run: JobRun, inputs: Pick<Inputs, 'projectId' | 
   if (job.status === 'completed' && job.changed !== null && job.changed !== undefined)
     rows.push(['Changed', job.changed ? 'yes' : 'no: nothing was committed']);
   if (job.status === 'completed' && job.changed === false && job.reply) rows.push(['Reply', cell(job.reply)]);
+  const usage = job.status === 'active' ? null : latestRunUsage(job);
+  if (usage) rows.push(['Usage', cell(describeUsage(usage))]);
+  if (job.usage && usage && job.usage.modelCalls !== usage.modelCalls)
+    rows.push(['Usage of the job', cell(describeUsage(job.usage))]);
   return [
     '## docwright',
     '',

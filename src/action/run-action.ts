@@ -1,3 +1,4 @@
+import { DocwrightError } from '../core/errors.js';
 import type { ActionContext, ActionResult } from './context.js';
 import type { ActionEvent } from './event.js';
 import { handleComment } from './handle-comment.js';
@@ -9,7 +10,11 @@ export function runAction(context: ActionContext, event: ActionEvent): Promise<A
   const route = routeEvent(event, context.inputs);
   // main.ts runs the docs check before a job's inputs and clients exist: it never reaches here.
   if (route.kind === 'docs-check')
-    return Promise.reject(new Error('A pull request event runs the docs check, not a job.'));
+    return Promise.reject(
+      new DocwrightError('internal_error', 'A pull request event runs the docs check, not a job.', {
+        retryable: false,
+      }),
+    );
   return runRoute(context, route);
 }
 

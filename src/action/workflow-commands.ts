@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { EOL } from 'node:os';
+import { badRequest, DocwrightError } from '../core/errors.js';
 
 /**
  * A step's side of the runner, as GitHub documents it ("Workflow commands for GitHub Actions"):
@@ -69,7 +70,7 @@ export class WorkflowCommands {
     }
     const delimiter = `ghadelimiter_${randomUUID()}`;
     if (name.includes(delimiter) || value.includes(delimiter))
-      throw new Error(`Unexpected input: the output ${name} contains the delimiter ${delimiter}.`);
+      throw badRequest(`Unexpected input: the output ${name} contains the delimiter ${delimiter}.`);
     appendFileSync(file, `${name}<<${delimiter}${EOL}${value}${EOL}${delimiter}${EOL}`, 'utf8');
   }
 
@@ -77,8 +78,10 @@ export class WorkflowCommands {
   appendSummary(markdown: string): void {
     const file = this.env['GITHUB_STEP_SUMMARY'];
     if (!file)
-      throw new Error(
+      throw new DocwrightError(
+        'internal_error',
         'Unable to find environment variable for $GITHUB_STEP_SUMMARY. Check if your runtime environment supports job summaries.',
+        { retryable: false },
       );
     appendFileSync(file, markdown, 'utf8');
   }

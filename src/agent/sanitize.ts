@@ -23,6 +23,3 @@ export function sanitizeUserText(text: string): string {
     .replace(TAG_CHARACTERS, '')
     .trim();
 }
-
-// One redactor for the whole service; re-exported where the agents have always found it.
-export { containsSecret, REDACTED, redactSecrets } from '../core/redact.js';

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { CheckProblem } from '../checks/index.js';
+import type { JobBudget, UsageMeter } from '../core/usage.js';
 import type { Overlay } from '../forge/overlay.js';
 import type { WritePolicy } from '../write-policy/index.js';
 
@@ -25,6 +26,10 @@ export interface AgentRunInput {
   policy: WritePolicy;
   signal: AbortSignal;
   logger: Logger;
+  /** The job's limits (`max_turns`, `max_tokens`, `max_cost`): the model-driven agent stops at them. */
+  budget?: JobBudget;
+  /** Counts the run's model calls, tokens, tool calls and cost; earlier attempts of the run included. */
+  usage?: UsageMeter;
   /** For a request made in a pull request review comment: the file (and line) it was written on. */
   reviewComment?: { path: string; line?: number };
 }

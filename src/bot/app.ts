@@ -1,5 +1,5 @@
 import type { ApplicationFunction, Context, Probot } from 'probot';
-import { readRepositoryStart } from '../github/repository-start.js';
+import { readRepositoryStart } from '../github-api/repository-start.js';
 import { handleCommandComment, type CommentContext } from './commands.js';
 import { fromIssueComment, fromReviewComment, repositoryOf } from './comment-event.js';
 import { oncePerDelivery } from './deliveries.js';

@@ -1,20 +1,18 @@
 import { DocwrightError } from '../core/errors.js';
 import {
-  acknowledgeComment,
-  getPermissionLevel,
-  hasPermission,
   isBot,
   isSyncInstruction,
   mayBeFillInstruction,
   mayTrigger,
   parseGapsInstruction,
-  parsePullRequestLink,
   parseSlashCommand,
   syncOutsidePullRequestReply,
   type GapsInstruction,
-  type PermissionLevel,
 } from '../github/index.js';
-import { readPullRequestChange } from '../github/pull-request-change.js';
+import { acknowledgeComment } from '../github-api/reaction.js';
+import { getPermissionLevel, hasPermission, type PermissionLevel } from '../github-api/permission.js';
+import { parsePullRequestLink } from '../github-api/pull-request-files.js';
+import { readPullRequestChange } from '../github-api/pull-request-change.js';
 import { formatSyncPrompt } from '../impact/index.js';
 import type { ProjectRow } from '../store/index.js';
 import { commandTarget, type CommandTarget } from './command-target.js';

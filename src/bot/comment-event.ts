@@ -1,6 +1,7 @@
 import type { Context } from 'probot';
 import type { CommandNodes } from '../github/acknowledge.js';
-import type { CommentKind, GitHubUser, Thread } from '../github/index.js';
+import type { CommentKind } from '../github-api/reaction.js';
+import type { GitHubUser, Thread } from '../github-api/types.js';
 import type { PullRequestHead } from './job-pull-request.js';
 
 /** The repository a webhook event is about, as the handlers use it. */

@@ -2,8 +2,8 @@ import type { Octokit } from '@octokit/rest';
 import { DocwrightError, notFound } from '../core/errors.js';
 import { redactSecrets } from '../core/redact.js';
 import { frameworkOption } from '../core/docs-frameworks.js';
-import { readPullRequestChange } from '../github/pull-request-change.js';
-import { classifyRequestError } from '../github/request-error.js';
+import { readPullRequestChange } from '../github-api/pull-request-change.js';
+import { classifyRequestError } from '../github-api/request-error.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
 import {
   analyzeImpact,

@@ -1,6 +1,7 @@
-import { GAPS_ISSUE_TITLE, isGapsIssueBody, renderGapsIssue, type GitHubApi } from '../github/index.js';
-import { readRepositoryStart } from '../github/repository-start.js';
-import { hasStatus } from '../github/request-error.js';
+import { GAPS_ISSUE_TITLE, isGapsIssueBody, renderGapsIssue } from '../github/index.js';
+import { type GitHubApi } from '../github-api/types.js';
+import { readRepositoryStart } from '../github-api/repository-start.js';
+import { hasStatus } from '../github-api/request-error.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
 import type { Gap, GapsReport } from '../protocol/feedback.js';
 import type { Logger } from '../core/logger.js';

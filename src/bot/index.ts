@@ -1,9 +1,9 @@
 import type { ApplicationFunction, Probot } from 'probot';
 import type { GitHubConfig } from '../config/config.js';
 import type { JobService } from '../engine/job-service.js';
-import { GitHubForge } from '../forge/github.js';
-import { hostOf } from '../github/hosts.js';
-import { createOctokit } from '../github/octokit.js';
+import { GitHubForge } from '../forge/github/github-forge.js';
+import { hostOf } from '../github-api/hosts.js';
+import { createOctokit } from '../github-api/octokit.js';
 import type { Logger } from '../core/logger.js';
 import { instrumentOctokit, type HookableOctokit, type Metrics } from '../metrics/metrics.js';
 import type { Store } from '../store/index.js';
@@ -14,7 +14,6 @@ import { JobWatcher } from './job-watcher.js';
 import { createBotProbot } from './probot.js';
 import { SettingsCache } from './settings-cache.js';
 
-export { createPullRequestBody } from './pull-request-body.js';
 export type { GapsSource } from './gaps-issue.js';
 
 export interface GitHubAccessOptions {

@@ -1,11 +1,11 @@
+import { StatusCommentWriter } from '../github/index.js';
 import {
   listChangedFiles,
   parsePullRequestLink,
-  StatusCommentWriter,
   type ChangedFiles,
-} from '../github/index.js';
+} from '../github-api/pull-request-files.js';
 import { reactAndComment, type CommandNodes } from '../github/acknowledge.js';
-import { hasStatus } from '../github/request-error.js';
+import { hasStatus } from '../github-api/request-error.js';
 import type { Logger } from '../core/logger.js';
 import type { JobRow, JobThreadRow, Store } from '../store/index.js';
 import type { RepositoryClient, RepositoryClients } from './repository-clients.js';

@@ -1,6 +1,6 @@
 import { Probot, ProbotOctokit } from 'probot';
 import type { GitHubConfig } from '../config/config.js';
-import { withPolicy, type RequestPolicy } from '../github/octokit.js';
+import { withPolicy, type RequestPolicy } from '../github-api/octokit.js';
 import type { Logger } from '../core/logger.js';
 
 export type BotProbotOptions = Pick<RequestPolicy, 'retryAfterBaseValue' | 'throttle' | 'instrument'>;
@@ -8,7 +8,7 @@ export type BotProbotOptions = Pick<RequestPolicy, 'retryAfterBaseValue' | 'thro
 /**
  * The Probot instance of `serve`: a GitHub App (APP_ID + private key), or token mode (a token,
  * no app), or null when GitHub is not configured. Its Octokit class carries the one request
- * policy (src/github/octokit.ts), which Probot applies to every installation client it makes; its
+ * policy (src/github-api/octokit.ts), which Probot applies to every installation client it makes; its
  * API root is the configured host's (GHE_HOST), as Probot's own `run` would set it. The webhook
  * secret is checked by Probot's middleware; the credentials are handed to Probot only, never logged.
  */

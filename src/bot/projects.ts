@@ -1,5 +1,10 @@
 import { projectWritable, type ProjectRow } from '../store/index.js';
-import { readRepositoryStart, type GraphqlClient, type RepositoryStart } from '../github/repository-start.js';
+import { budgetFields } from '../core/usage.js';
+import {
+  readRepositoryStart,
+  type GraphqlClient,
+  type RepositoryStart,
+} from '../github-api/repository-start.js';
 import type { RepositoryClient } from './repository-clients.js';
 import type { ConfigReader } from './settings-cache.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
@@ -54,8 +59,12 @@ export async function applySettings(
     docsFramework: settings.docsFramework,
     model: settings.model,
     writable: settings.writable,
+    budget: settings.budget,
   };
+  const budget =
+    Object.keys(settings.budget).length > 0 ? JSON.stringify(budgetFields(settings.budget)) : null;
   if (
+    project.budget === budget &&
     project.base_ref === wanted.baseRef &&
     project.docs_root === wanted.docsRoot &&
     project.docs_framework === wanted.docsFramework &&
@@ -72,6 +81,7 @@ export async function applySettings(
     docs_framework: wanted.docsFramework,
     model: wanted.model,
     writable: wanted.writable.length === 0 ? null : wanted.writable.join('\n'),
+    budget,
   };
 }
 

@@ -1,9 +1,5 @@
-import {
-  GAPS_ISSUE_TITLE,
-  neutralizeMarkers,
-  renderStatusComment,
-  type PermissionLevel,
-} from '../github/index.js';
+import { GAPS_ISSUE_TITLE, neutralizeMarkers, renderStatusComment } from '../github/index.js';
+import { type PermissionLevel } from '../github-api/permission.js';
 import { SETTINGS_FILE, type RepositorySettings } from '../github/settings.js';
 
 /** Markdown-safe inline code for a login, a path or a command. */

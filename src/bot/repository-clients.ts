@@ -1,8 +1,8 @@
 import type { Probot } from 'probot';
-import type { GitHubClient } from '../forge/github.js';
-import type { GitHubApi } from '../github/index.js';
-import type { GraphqlClient } from '../github/repository-start.js';
-import { gitHubNotConfigured } from '../github/request-error.js';
+import type { GitHubClient } from '../github-api/types.js';
+import type { GitHubApi } from '../github-api/types.js';
+import type { GraphqlClient } from '../github-api/repository-start.js';
+import { gitHubNotConfigured } from '../github-api/request-error.js';
 import type { Store } from '../store/index.js';
 
 /** An Octokit the forge, the status comments and the app's handlers can all use. */

@@ -1,5 +1,5 @@
 import { findJobMarker } from '../github/index.js';
-import type { BranchHead } from '../github/repository-start.js';
+import type { BranchHead } from '../github-api/repository-start.js';
 import { acceptsMessage, type JobRow, type ProjectRow } from '../store/index.js';
 import { headIsJobBranch, type PullRequestHead } from './job-pull-request.js';
 import type { BotDependencies } from './types.js';

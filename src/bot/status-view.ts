@@ -1,11 +1,6 @@
 import { toJob } from '../engine/job-view.js';
-import {
-  finishedJobView,
-  neutralizeMarkers,
-  renderStatusComment,
-  type ChangedFiles,
-  type StatusView,
-} from '../github/index.js';
+import { finishedJobView, neutralizeMarkers, renderStatusComment, type StatusView } from '../github/index.js';
+import { type ChangedFiles } from '../github-api/pull-request-files.js';
 import { acceptsMessage, type JobMessageRow, type JobRow } from '../store/index.js';
 
 /** What a status comment should show, and the key that says whether it already does. */

@@ -1,4 +1,4 @@
-import { readPullRequestChange } from '../github/pull-request-change.js';
+import { readPullRequestChange } from '../github-api/pull-request-change.js';
 import { SettingsError, type RepositorySettings } from '../github/settings.js';
 import { formatSyncPrompt } from '../impact/index.js';
 import type { ProjectRow } from '../store/index.js';

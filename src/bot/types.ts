@@ -1,6 +1,6 @@
 import type { JobService } from '../engine/job-service.js';
 import type { Forge } from '../forge/types.js';
-import type { BranchHead } from '../github/repository-start.js';
+import type { BranchHead } from '../github-api/repository-start.js';
 import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/index.js';
 import type { GapsIssues } from './gaps-issue.js';

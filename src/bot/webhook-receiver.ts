@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ApplicationFunction, Probot } from 'probot';
-import type { ErrorCode } from '../core/errors.js';
+import { DocwrightError, type ErrorCode } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { answerAndClose, BodyTooLargeError, readBoundedBody } from '../http/bounded-body.js';
 import { statusOf } from '../http/error-status.js';
@@ -64,7 +64,9 @@ export async function createWebhookMiddleware(
   await probot.load(app, {
     cwd: process.cwd(),
     addHandler: () => {
-      throw new Error('docwright serves no routes of Probot apps');
+      throw new DocwrightError('internal_error', 'docwright serves no routes of Probot apps', {
+        retryable: false,
+      });
     },
   });
   const budget = new ReadBudget(options.maxBytesInFlight ?? Math.max(options.maxBytes, 32 * 1024 * 1024));

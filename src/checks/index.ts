@@ -6,7 +6,5 @@
  */
 export { checkChanges } from './check-changes.js';
 export { checkDocs } from './check-docs.js';
-export { folderDocsTree } from '../docs/docs-tree.js';
 export { formatProblemsAsMarkdown, formatProblemsForTerminal, summarizeProblems } from './format.js';
 export { isBlocking, type CheckProblem } from './types.js';
-export type { DocsTree } from '../docs/docs-tree.js';

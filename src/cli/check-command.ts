@@ -3,6 +3,7 @@ import path from 'node:path';
 import { checkDocs, formatProblemsForTerminal, summarizeProblems } from '../checks/index.js';
 import { isBlocking } from '../checks/index.js';
 import type { DeclaredDocsFramework } from '../core/docs-frameworks.js';
+import { badRequest, notFound } from '../core/errors.js';
 import { folderWithSurroundings, openDocsSite, SITE_CONFIG_FILES } from '../docs/index.js';
 import { SETTINGS_FILE, settingsFromText } from '../github/settings.js';
 import { parseDocsRoot } from '../write-policy/index.js';
@@ -39,7 +40,7 @@ export async function checkCommand(
       ? findDocsRoot(cwd)
       : { root: path.resolve(cwd, folder ?? '.', parseDocsRoot(options.docsRoot ?? '')) };
   const { root } = located;
-  if (!isFolder(root)) throw new Error(`${root} is not a folder`);
+  if (!isFolder(root)) throw badRequest(`${root} is not a folder`);
   // The site is read with what surrounds the folder in its repository: a framework's config may
   // sit above its pages (Docusaurus' website/, Starlight's src/content/docs), and the folder may
   // name either.
@@ -83,7 +84,7 @@ export function findDocsRoot(cwd: string): { root: string; reason: string } {
   }
   const config = nearestSiteConfig(cwd);
   if (config) return { root: config.folder, reason: `it holds ${config.file}` };
-  throw new Error(
+  throw notFound(
     `No docs site config (docs.json, mint.json, mkdocs.yml, docusaurus.config.*, .vitepress/config.*, astro.config.*) in ${cwd} or the folders below it, and no docs_root in .github/${SETTINGS_FILE}: name the docs folder, as in docwright check docs`,
   );
 }

@@ -1,3 +1,5 @@
+import { DocwrightError } from '../core/errors.js';
+
 /**
  * What the command line's exit status means, for scripts and CI. 124 for a time-out is what
  * `timeout(1)` uses, so a shell script can treat both alike.
@@ -14,6 +16,9 @@ export const EXIT = {
 } as const;
 
 /** A mistake in how the command was called: the message names it, and the exit status is 2. */
-export class UsageError extends Error {
+export class UsageError extends DocwrightError {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('invalid_request', message, { retryable: false });
+  }
 }

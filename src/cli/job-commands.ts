@@ -1,5 +1,5 @@
 import { DocwrightClient, pollJob } from '../client/index.js';
-import type { Job } from '../protocol/agent-job.js';
+import type { BudgetBody, Job } from '../protocol/agent-job.js';
 import { EXIT, UsageError } from './exit-codes.js';
 
 export interface RemoteOptions {
@@ -60,14 +60,42 @@ export interface WaitReporter {
   command: string;
 }
 
+/** `--max-turns`, `--max-tokens`, `--max-cost`: the limits of a new job, as typed. */
+export interface LimitOptions {
+  maxTurns?: string;
+  maxTokens?: string;
+  maxCost?: string;
+}
+
+/** The limits as the API takes them; one that is not a positive number is refused in words. */
+function budgetOf(options: LimitOptions): BudgetBody {
+  const budget: BudgetBody = {};
+  const limit = (flag: string, value: string | undefined, whole: boolean): number | undefined => {
+    if (value === undefined) return undefined;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed <= 0 || (whole && !Number.isInteger(parsed)))
+      throw new UsageError(
+        `${flag} must be a ${whole ? 'whole number' : 'number'} greater than 0, not "${value}"`,
+      );
+    return parsed;
+  };
+  const turns = limit('--max-turns', options.maxTurns, true);
+  const tokens = limit('--max-tokens', options.maxTokens, true);
+  const cost = limit('--max-cost', options.maxCost, false);
+  if (turns !== undefined) budget.max_turns = turns;
+  if (tokens !== undefined) budget.max_tokens = tokens;
+  if (cost !== undefined) budget.max_cost = cost;
+  return budget;
+}
+
 /** Creates a job; with --wait, polls until it is completed, archived or failed. */
 export async function jobCreate(
   target: Remote,
   prompt: string,
-  options: WaitOptions,
+  options: WaitOptions & LimitOptions,
   reporter: WaitReporter,
 ): Promise<JobResult> {
-  const job = await target.client.createJob(target.projectId, prompt);
+  const job = await target.client.createJob(target.projectId, prompt, { budget: budgetOf(options) });
   return options.wait ? wait(target, job, options, reporter) : { job, end: 'created' };
 }
 

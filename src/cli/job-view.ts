@@ -1,3 +1,4 @@
+import { describeUsage, dollars } from '../core/usage.js';
 import type { Job } from '../protocol/agent-job.js';
 
 /** A job as a person reads it: state and outcome, where the change is, then the conversation. */
@@ -6,6 +7,7 @@ export function describeJob(job: Job): string {
   if (job.prLink) lines.push(`Pull request: ${job.prLink}`);
   else if (job.changed) lines.push(`Branch: ${job.source.ref} in ${job.source.repository}`);
   if (job.error) lines.push(`Why: ${job.error}`);
+  if (job.usage && job.usage.modelCalls > 0) lines.push(`Usage: ${describeUsage(job.usage)}`);
   const messages = job.messages ?? [];
   if (messages.length > 0) {
     for (const message of messages) {
@@ -14,6 +16,8 @@ export function describeJob(job: Job): string {
         `${message.role === 'user' ? 'You' : 'docwright'} (${message.createdAt}):`,
         indent(message.content),
       );
+      if (message.usage && message.usage.modelCalls > 0)
+        lines.push(indent(`(${describeUsage(message.usage)})`));
     }
   } else if (job.reply) {
     lines.push('', indent(job.reply));
@@ -29,7 +33,15 @@ export function jobRow(job: Job): Record<string, string> {
     changed: job.changed === true ? 'yes' : job.changed === false ? 'no' : '-',
     created: job.createdAt,
     'pull request': job.prLink ?? '-',
+    usage: usageCell(job.usage),
   };
+}
+
+/** `4,210 tokens, $0.0123`: what every run of the job spent, '-' for jobs that used no model. */
+function usageCell(usage: Job['usage']): string {
+  if (!usage || usage.modelCalls === 0) return '-';
+  const tokens = `${(usage.inputTokens + usage.outputTokens).toLocaleString('en-US')} tokens`;
+  return usage.costUsd === null ? tokens : `${tokens}, ${dollars(usage.costUsd)}`;
 }
 
 function outcome(job: Job): string {

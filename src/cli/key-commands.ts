@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import { notFound } from '../core/errors.js';
 import { hashKey } from '../core/keys.js';
 import { openStore, VERIFIED_KEY_TTL_MS, type ApiKeyRow } from '../store/index.js';
 import { UsageError } from './exit-codes.js';
@@ -14,14 +15,14 @@ export async function createKey(
   try {
     if (options.project) {
       if (!(await store.projects.get(options.project)))
-        throw new Error(`Project ${options.project} not found`);
+        throw notFound(`Project ${options.project} not found`);
       const { key, row } = await store.keys.create({ kind: 'admin', projectId: options.project });
       return { id: row.id, key };
     }
     const domain = options.domain as string;
     const project = await store.projects.getByDomain(domain);
     if (!project)
-      throw new Error(`No project answers for the domain ${domain} (set it with project add --domain)`);
+      throw notFound(`No project answers for the domain ${domain} (set it with project add --domain)`);
     const { key, row } = await store.keys.create({ kind: 'assistant', projectId: project.id, domain });
     return { id: row.id, key };
   } finally {
@@ -76,11 +77,11 @@ export async function revokeKey(
     if (idOrKey.startsWith('svc_')) {
       const hash = hashKey(idOrKey);
       const row = (await store.keys.list({ revoked: true })).find((key) => key.hash === hash);
-      if (!row) throw new Error('No key matches the one given');
+      if (!row) throw notFound('No key matches the one given');
       id = row.id;
     }
     if (!(await store.keys.revoke(id))) {
-      throw new Error(`No unrevoked key has the id ${id} (docwright key list shows them)`);
+      throw notFound(`No unrevoked key has the id ${id} (docwright key list shows them)`);
     }
     return { id, effectiveWithinSeconds: Math.ceil(VERIFIED_KEY_TTL_MS / 1000) };
   } finally {

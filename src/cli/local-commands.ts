@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import { GitHubForge, parseRepository } from '../forge/github.js';
-import { hostOf } from '../github/hosts.js';
-import { createOctokit } from '../github/octokit.js';
+import { GitHubForge } from '../forge/github/github-forge.js';
+import { parseRepository } from '../github-api/repository-name.js';
+import { hostOf } from '../github-api/hosts.js';
+import { createOctokit } from '../github-api/octokit.js';
+import { badRequest, conflict, notFound } from '../core/errors.js';
 import { silentLogger } from '../core/logger.js';
 import { LocalGitForge } from '../forge/local-git.js';
 import type { GitEnvironment } from '../forge/git-command.js';
 import type { Forge } from '../forge/types.js';
-import { parseModelSpec } from '../models/models.js';
+import { parseModelSpec } from '../core/model-spec.js';
 import { openStore, type ProjectRow, type Store } from '../store/index.js';
 import { SITE_CONFIG_FILES } from '../docs/index.js';
 import { UsageError } from './exit-codes.js';
@@ -36,7 +38,7 @@ export async function addProject(
   options: ProjectAddOptions,
 ): Promise<ProjectListing> {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(options.id)) {
-    throw new Error('--id must be 1–64 letters, digits, dots, dashes or underscores');
+    throw badRequest('--id must be 1–64 letters, digits, dots, dashes or underscores');
   }
   // Checked before the repository is: a root outside the repository is refused in words.
   const docsRoot = parseDocsRoot(options.docsRoot ?? '');
@@ -47,9 +49,9 @@ export async function addProject(
   const store = await openStore(config);
   try {
     if (await store.projects.get(options.id))
-      throw new Error(`A project with id ${options.id} already exists`);
+      throw conflict(`A project with id ${options.id} already exists`, { retryable: false });
     if (options.domain && (await store.projects.getByDomain(options.domain))) {
-      throw new Error(`The domain ${options.domain} already belongs to another project`);
+      throw conflict(`The domain ${options.domain} already belongs to another project`, { retryable: false });
     }
     await store.projects.create({
       id: options.id,
@@ -89,7 +91,7 @@ async function checkRepository(
   if (onGitHub) {
     const token = config.github.token;
     if (!token) {
-      throw new Error(
+      throw badRequest(
         `${named} is a GitHub repository: set GITHUB_TOKEN to add it in token mode, or install the docwright GitHub App on it (its project is created on install)`,
       );
     }
@@ -97,13 +99,13 @@ async function checkRepository(
     const repository = `${owner}/${repo}`;
     const forge = tokenForge(config, token);
     const head = await forge.resolveRef(repository, options.ref);
-    if (!head) throw new Error(`The branch "${options.ref}" does not exist in ${repository}`);
+    if (!head) throw notFound(`The branch "${options.ref}" does not exist in ${repository}`);
     return { repository, forge: 'github', reader: forge, head };
   }
   const repository = path.resolve(named);
   const forge = new LocalGitForge({ environment });
   const head = await forge.resolveRef(repository, options.ref);
-  if (!head) throw new Error(`The branch "${options.ref}" does not exist in ${repository}`);
+  if (!head) throw notFound(`The branch "${options.ref}" does not exist in ${repository}`);
   return { repository, forge: 'local', reader: forge, head };
 }
 
@@ -131,7 +133,7 @@ async function checkDocsRoot(
       )
       .slice(0, 3);
     const hint = configs.length > 0 ? ` (a docs site's config is at ${configs.join(', ')})` : '';
-    throw new Error(`--docs-root ${docsRoot} is not a folder of ${repository} on ${ref}${hint}`);
+    throw badRequest(`--docs-root ${docsRoot} is not a folder of ${repository} on ${ref}${hint}`);
   } finally {
     snapshot.close?.();
   }
@@ -202,17 +204,19 @@ export async function updateProject(
   const store = await openStore(config);
   try {
     const project = await store.projects.get(id);
-    if (!project) throw new Error(`Project ${id} not found (docwright project list shows them)`);
+    if (!project) throw notFound(`Project ${id} not found (docwright project list shows them)`);
     if (changes.domain) {
       const owner = await store.projects.getByDomain(changes.domain);
       if (owner && owner.id !== id)
-        throw new Error(`The domain ${changes.domain} already belongs to project ${owner.id}`);
+        throw conflict(`The domain ${changes.domain} already belongs to project ${owner.id}`, {
+          retryable: false,
+        });
     }
     if (changes.baseRef !== undefined || changes.docsRoot !== undefined) {
       const ref = changes.baseRef ?? project.base_ref;
       const reader = forgeOf(config, environment, project.forge);
       const head = await reader.resolveRef(project.repository, ref);
-      if (!head) throw new Error(`The branch "${ref}" does not exist in ${project.repository}`);
+      if (!head) throw notFound(`The branch "${ref}" does not exist in ${project.repository}`);
       await checkDocsRoot(reader, project.repository, head, changes.docsRoot ?? project.docs_root, ref);
     }
     await store.projects.update(id, changes);
@@ -234,7 +238,7 @@ export async function removeProject(
   const store = await openStore(config);
   try {
     if (!(await store.projects.get(id)))
-      throw new Error(`Project ${id} not found (docwright project list shows them)`);
+      throw notFound(`Project ${id} not found (docwright project list shows them)`);
     const holdings = await store.projects.holdings(id);
     if (!options.yes) {
       throw new UsageError(
@@ -273,7 +277,7 @@ function forgeOf(config: Config, environment: GitEnvironment, forge: ProjectRow[
   if (forge === 'local') return new LocalGitForge({ environment });
   const token = config.github.token;
   if (!token) {
-    throw new Error(
+    throw badRequest(
       'This project is on GitHub: set GITHUB_TOKEN to check a new branch or docs root from here',
     );
   }

@@ -2,6 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createServerWithFrontDoor, type FrontDoorOptions } from '../bot/front-door.js';
 import { prepareGitHubServer } from '../bot/github-server.js';
 import type { Config } from '../config/config.js';
+import { ConfigError } from '../core/errors.js';
 import { DEMO_DOMAIN, ensureDemo, type DemoSetup } from './demo.js';
 import type { GitEnvironment } from '../forge/git-command.js';
 import { removeStaleCommitFolders } from '../forge/git-commit.js';
@@ -31,7 +32,9 @@ export async function runServe(config: Config, environment: GitEnvironment): Pro
   } catch (error) {
     await service.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`Port ${config.port} is in use: pass --port <n> or set PORT to another port`);
+      throw new ConfigError(`Port ${config.port} is in use: pass --port <n> or set PORT to another port`, {
+        cause: error,
+      });
     }
     throw error;
   }

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { JobListSchema, JobSchema, type Job, type JobList, type JobStatus } from '../protocol/agent-job.js';
+import {
+  JobListSchema,
+  JobSchema,
+  type BudgetBody,
+  type Job,
+  type JobList,
+  type JobStatus,
+} from '../protocol/agent-job.js';
 import { ErrorBodySchema } from '../protocol/error.js';
 import { GapsIssueSchema, GapsReportSchema, type GapsIssue, type GapsReport } from '../protocol/feedback.js';
 import { retryDelayMs } from '../core/backoff.js';
@@ -36,8 +43,9 @@ export class DocwrightClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  createJob(projectId: string, prompt: string): Promise<Job> {
-    return this.request('POST', `/v2/agent/${enc(projectId)}/job`, JobSchema, { prompt });
+  createJob(projectId: string, prompt: string, options: { budget?: BudgetBody } = {}): Promise<Job> {
+    const budget = options.budget && Object.keys(options.budget).length > 0 ? { budget: options.budget } : {};
+    return this.request('POST', `/v2/agent/${enc(projectId)}/job`, JobSchema, { prompt, ...budget });
   }
 
   getJob(projectId: string, id: string): Promise<Job> {

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { DEFAULT_OUTPUT_BUDGET, type OutputBudget } from '../write-policy/output-budget.js';
 import { ConfigError } from '../core/errors.js';
 import { modelSpecProblem } from '../core/model-spec.js';
+import { parsePriceTable, type JobBudget, type PriceTable } from '../core/usage.js';
 import { modelProvidersFrom, type ModelProviders } from '../models/models.js';
-import { enterpriseHosts, GITHUB_COM, type GitHubHosts } from '../github/hosts.js';
+import { enterpriseHosts, GITHUB_COM, type GitHubHosts } from '../github-api/hosts.js';
 
 /** A model setting, refused with the sentence every place that names a model uses. */
 const modelSetting = z.string().superRefine((value, context) => {
@@ -49,6 +50,14 @@ export const EnvSchema = z.object({
   // How long a reader waits for the assistant's model to say anything before the answer ends in error.
   DOCWRIGHT_ANSWER_IDLE_SECONDS: z.coerce.number().min(1).max(600).default(30),
   DOCWRIGHT_JOB_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
+  // A run's limits for jobs and projects that set none; unset: the model agent's own (40 model
+  // calls, 600,000 tokens) and no cost limit.
+  DOCWRIGHT_MAX_TURNS: z.coerce.number().int().min(1).max(1000).optional(),
+  DOCWRIGHT_MAX_TOKENS: z.coerce.number().int().min(1).optional(),
+  DOCWRIGHT_MAX_COST: z.coerce.number().positive().optional(),
+  // US dollars per million tokens by model, as JSON; none shipped, since a price table nobody
+  // updates would estimate costs wrong without anyone noticing.
+  DOCWRIGHT_MODEL_PRICES: z.string().optional(),
   // Unset: readers' threads and their feedback are kept until their project is removed.
   DOCWRIGHT_THREAD_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   DOCWRIGHT_PUBLIC_URL: z.url().optional(),
@@ -132,6 +141,10 @@ export interface Config {
   answerIdleMs: number;
   /** Job creations, and separately follow-up messages, per project per hour. */
   jobRateLimit: number;
+  /** A run's limits for jobs and projects that set none (`DOCWRIGHT_MAX_TURNS`, `_TOKENS`, `_COST`). */
+  jobBudget: JobBudget;
+  /** Prices per model (`DOCWRIGHT_MODEL_PRICES`), for the cost of runs and `max_cost`. */
+  prices: PriceTable;
   /** Days readers' threads, messages and feedback are kept; undefined: kept until their project goes. */
   threadDays: number | undefined;
   /** The address printed for people and links; defaults to http://localhost:PORT. */
@@ -205,6 +218,12 @@ export function loadConfig(
     runTimeMs: Math.round(values.DOCWRIGHT_RUN_MINUTES * 60_000),
     answerIdleMs: Math.round(values.DOCWRIGHT_ANSWER_IDLE_SECONDS * 1000),
     jobRateLimit: values.DOCWRIGHT_JOB_RATE_LIMIT,
+    jobBudget: {
+      ...(values.DOCWRIGHT_MAX_TURNS === undefined ? {} : { maxTurns: values.DOCWRIGHT_MAX_TURNS }),
+      ...(values.DOCWRIGHT_MAX_TOKENS === undefined ? {} : { maxTokens: values.DOCWRIGHT_MAX_TOKENS }),
+      ...(values.DOCWRIGHT_MAX_COST === undefined ? {} : { maxCostUsd: values.DOCWRIGHT_MAX_COST }),
+    },
+    prices: prices(values.DOCWRIGHT_MODEL_PRICES),
     threadDays: values.DOCWRIGHT_THREAD_DAYS,
     publicUrl: (values.DOCWRIGHT_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     assistantLimits: {
@@ -223,6 +242,14 @@ export function loadConfig(
     providers: modelProvidersFrom(values),
     github: githubConfig(values),
   };
+}
+
+function prices(text: string | undefined): PriceTable {
+  try {
+    return parsePriceTable(text);
+  } catch (error) {
+    throw new ConfigError(`Invalid setting ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /**

@@ -114,8 +114,22 @@ export function isRetryable(error: unknown): boolean {
 
 /**
  * A setting that cannot be used (a missing key, a malformed value, a model that cannot load): the
- * program stops at start with this sentence, never a stack trace.
+ * program stops at start with this sentence, never a stack trace. Should one surface in a request
+ * instead, the fault is the server's setup, not the caller's request (`internal_error`), and asking
+ * again changes nothing until someone changes the setting.
  */
-export class ConfigError extends Error {
+export class ConfigError extends DocwrightError {
   override readonly name = 'ConfigError';
+  constructor(message: string, options: Pick<DocwrightErrorOptions, 'cause'> = {}) {
+    super('internal_error', message, { ...options, retryable: false });
+  }
+}
+
+/**
+ * What was thrown, as an Error: a library may throw or reject with anything (a string, a plain
+ * object), and whoever keeps or passes the failure on needs a message and a stack. It is not one of
+ * ours, so it stays a plain Error and is treated as any unknown failure is (`isRetryable`).
+ */
+export function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
 }

@@ -4,6 +4,7 @@
  * string means the same thing wherever it is written. The providers behind the names live in
  * src/models.
  */
+import { badRequest } from './errors.js';
 
 /** The providers a model setting may name before its colon, in the order people are told them. */
 export const MODEL_PROVIDERS = [
@@ -39,7 +40,7 @@ export function modelSpecProblem(spec: string): string | null {
 /** Parses a model setting; a malformed one throws the sentence of `modelSpecProblem`. */
 export function parseModelSpec(spec: string): ModelSpec {
   const problem = modelSpecProblem(spec);
-  if (problem) throw new Error(problem);
+  if (problem) throw badRequest(problem);
   if (spec === 'builtin') return { provider: 'builtin' };
   const colon = spec.indexOf(':');
   return { provider: spec.slice(0, colon) as ModelProvider, modelId: spec.slice(colon + 1) };

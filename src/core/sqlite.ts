@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import { ConfigError } from './errors.js';
 import { openNodeSqlite } from './node-sqlite.js';
 
 const require = createRequire(import.meta.url);
@@ -37,7 +38,7 @@ function loadSqlite(): typeof BetterSqlite3 {
   try {
     return require('better-sqlite3-node20') as typeof BetterSqlite3;
   } catch (error) {
-    throw new Error(
+    throw new ConfigError(
       `docwright on Node ${process.versions.node} needs the optional package better-sqlite3-node20, which did not install (${error instanceof Error ? error.message : String(error)}). Use Node 22 or 24, or reinstall with a C++ toolchain available.`,
       { cause: error },
     );

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { DocwrightError } from '../core/errors.js';
 import { PageNeighbourhoods } from './current-path-boost.js';
 import {
   matchExpression,
@@ -289,7 +290,8 @@ export class DocsIndex {
    * words returns the first sections of the `currentPath` page, or nothing.
    */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    if (!this.database.open) throw new Error('The docs index is closed.');
+    // Closed once a newer build of the site replaced it: asking again reaches the new one.
+    if (!this.database.open) throw new DocwrightError('unavailable', 'The docs index is closed.');
     const requested = Math.floor(options.limit ?? 5);
     const limit = Number.isFinite(requested) ? Math.min(50, Math.max(1, requested)) : 5;
     const { currentPath, currentId } = this.currentPage(options.currentPath);

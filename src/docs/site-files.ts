@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { asError } from '../core/errors.js';
 import { resolveConfigReferences } from './config-references.js';
 import { parseDocsRoot } from '../write-policy/index.js';
 import { docsTreeOf, type DocsTree, type RepositoryFiles } from './docs-tree.js';
@@ -271,7 +272,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
+    return asError(error);
   }
 }
 

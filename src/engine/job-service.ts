@@ -1,12 +1,14 @@
 import { badRequest, DocwrightError, notFound } from '../core/errors.js';
 import type { Forge } from '../forge/types.js';
 import { newJobId } from '../core/ids.js';
+import type { JobBudget } from '../core/usage.js';
 import type { Job, JobList, JobListQuery } from '../protocol/agent-job.js';
-import type { JobListRow, ProjectRow, Store } from '../store/index.js';
+import type { JobListRow, JobServiceStore, ProjectRow } from '../store/index.js';
 import { toJob } from './job-view.js';
 
 export interface JobServiceOptions {
-  store: Store;
+  /** The database's store on a server; the Action's runner hands it one held in memory. */
+  store: JobServiceStore;
   forge: Forge;
   /** The model of new jobs when the project names none. */
   defaultModel: string;
@@ -30,7 +32,11 @@ export class JobService {
     return `${prefix}${jobId}`;
   }
 
-  async create(projectId: string, prompt: string, options: { branchPrefix?: string } = {}): Promise<Job> {
+  async create(
+    projectId: string,
+    prompt: string,
+    options: { branchPrefix?: string; budget?: JobBudget } = {},
+  ): Promise<Job> {
     const project = await this.project(projectId);
     const id = newJobId();
     const row = await this.options.store.jobs.create(
@@ -41,6 +47,7 @@ export class JobService {
         model: project.model ?? this.options.defaultModel,
         repositoryUrl: await this.options.forge.repositoryUrl(project.repository),
         branch: JobService.branchOf(id, options.branchPrefix),
+        ...(options.budget ? { budget: options.budget } : {}),
       },
       this.now(),
     );

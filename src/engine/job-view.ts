@@ -1,3 +1,4 @@
+import { parseUsage } from '../core/usage.js';
 import type { Job, JobMessage } from '../protocol/agent-job.js';
 import type { JobMessageReadRow, JobReadRow } from '../store/index.js';
 
@@ -14,6 +15,7 @@ export function toJob(row: JobReadRow, messages?: JobMessageReadRow[]): Job {
     archivedAt: row.archived_at,
     updatedAt: row.updated_at,
     error: row.status === 'failed' ? row.error : null,
+    ...usageField(row.usage),
     ...(messages ? { messages: messages.map(messageView), ...latestReply(row.status, messages) } : {}),
   };
 }
@@ -24,7 +26,13 @@ function messageView(message: JobMessageReadRow): JobMessage {
     content: message.content,
     createdAt: message.created_at,
     ...(message.role === 'agent' && message.changed !== null ? { changed: message.changed === 1 } : {}),
+    ...(message.role === 'agent' ? usageField(message.usage) : {}),
   };
+}
+
+function usageField(text: string | null): { usage?: NonNullable<Job['usage']> } {
+  const usage = parseUsage(text);
+  return usage ? { usage } : {};
 }
 
 /**

@@ -6,9 +6,9 @@ import type { JobRow, Store } from '../store/index.js';
  * the threads they were asked in (the pull request's own conversation is where the reader already
  * is, so it is not linked).
  */
-export function createPullRequestBody(
+export function pullRequestBodyFromStore(
   store: Store,
-  /** The web root of the configured GitHub (`config.github.hosts.webUrl`): links to the threads. */
+  /** The web root of the GitHub the threads are on (`config.github.hosts.webUrl`): links to them. */
   webUrl: string,
 ): (job: JobRow, reply: string) => Promise<string> {
   return async (job, reply) => {

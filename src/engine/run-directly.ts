@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClaimedJob, ProjectRow, RunOutcome } from '../store/index.js';
-import { runJob, type RunDependencies } from './run-job.js';
-import { retryDelayMs } from '../core/backoff.js';
-import { failureSentence, mayRetry } from './run-retries.js';
+import { runJob, usageMeterFor, type RunDependencies } from './run-job.js';
+import { addUsage, NO_USAGE } from '../core/usage.js';
+import { failureSentence, mayRetry, delayBeforeRetry } from './run-retries.js';
 
 export interface DirectRunOptions extends Omit<RunDependencies, 'runFiles'> {
   /** Attempts before the job fails (default as the worker's). */
@@ -32,23 +32,38 @@ export async function runJobDirectly(
   signal: AbortSignal,
 ): Promise<RunOutcome> {
   const handledMessageIds = claimed.pending.map((message) => message.id);
+  // What earlier attempts spent: a retry starts its budget there, and the outcome reports it all.
+  let spent = NO_USAGE;
   for (let attempts = 1; ; attempts += 1) {
+    const meter = usageMeterFor(
+      { model: claimed.job.model, run_usage: JSON.stringify(spent) },
+      options.prices,
+    );
     try {
-      return await runJob(
+      const outcome = await runJob(
         { ...options, runFiles: NO_BOOK },
         project,
         { job: { ...claimed.job, attempts }, pending: claimed.pending },
         history,
         signal,
+        meter,
       );
+      return { ...outcome, usage: meter.run() };
     } catch (error) {
       if (signal.aborted) throw error;
+      spent = addUsage(spent, meter.thisAttempt());
       if (!mayRetry(error, attempts, options.maxAttempts)) {
         const reason = failureSentence(error);
         options.logger.warn({ err: error, job: claimed.job.id }, 'run failed');
-        return { handledMessageIds, reply: `The job failed: ${reason}`, error: reason };
+        return {
+          handledMessageIds,
+          reply: `The job failed: ${reason}`,
+          error: reason,
+          usage: spent,
+          runUsage: spent,
+        };
       }
-      const delayMs = retryDelayMs(attempts, { baseMs: options.backoffBaseMs });
+      const delayMs = delayBeforeRetry(error, attempts, options.backoffBaseMs);
       options.onRetry?.({ attempt: attempts, delayMs, error });
       await sleep(delayMs, undefined, { signal });
     }

@@ -6,10 +6,21 @@ import { Overlay } from '../forge/overlay.js';
 import type { CommitInfo, FileChange, Forge, Snapshot } from '../forge/types.js';
 import type { Logger } from '../core/logger.js';
 import { redactSecrets } from '../core/redact.js';
+import {
+  budgetFromFields,
+  dollars,
+  mergeBudgets,
+  parseUsage,
+  UsageMeter,
+  type BudgetFields,
+  type JobBudget,
+  type PriceTable,
+} from '../core/usage.js';
 import { frameworkOption } from '../core/docs-frameworks.js';
 import { siteLayoutOf } from '../docs/index.js';
 import type { ClaimedJob, JobRow, ProjectRow, RunOutcome } from '../store/index.js';
 import { projectWritable } from '../store/project-writable.js';
+import { renderPullRequestBody } from '../github/pull-request-body.js';
 import { InvalidDocsRootError, parseDocsRoot, WritePolicy } from '../write-policy/index.js';
 import { blockingFailure, runReply } from './run-findings.js';
 import { formatCommitMessage, oneLine, parseCommitMessage, RUN_TRAILER } from './commit-message.js';
@@ -39,6 +50,10 @@ export interface RunDependencies {
    * must keep the hidden job marker. Default: the agent's reply and the marker.
    */
   pullRequestBody?: (job: JobRow, reply: string) => Promise<string>;
+  /** The server's limits for jobs and projects that set none (`DOCWRIGHT_MAX_TURNS` and the others). */
+  defaultBudget?: JobBudget;
+  /** Prices per model, for the cost of a run and `max_cost` (`DOCWRIGHT_MODEL_PRICES`). */
+  prices?: PriceTable;
 }
 
 /** Enough for a model to fix a broken link or two; a third attempt rarely fixes what two did not. */
@@ -47,6 +62,8 @@ const DEFAULT_REPAIR_ROUNDS = 2;
 /**
  * One run of a job: snapshot -> agent -> checks -> one commit -> pull request. Safe to repeat after
  * a crash at any point: a commit that already landed is recognised by its run trailer and reused.
+ * Three phases: where the run starts (and whether it already committed), the edit and its commit,
+ * and the pull request.
  */
 export async function runJob(
   deps: RunDependencies,
@@ -54,9 +71,52 @@ export async function runJob(
   claimed: ClaimedJob,
   history: { role: 'user' | 'agent'; content: string; created_at: string }[],
   signal: AbortSignal,
+  meter: UsageMeter = new UsageMeter(undefined),
 ): Promise<RunOutcome> {
-  const { job, pending } = claimed;
-  const repository = project.repository;
+  const { job } = claimed;
+  const budget = jobBudget(deps, project, job);
+  if (budget.maxCostUsd !== undefined && !meter.priced && job.model !== 'builtin')
+    throw new UnrecoverableError(
+      `The job has a cost limit (max_cost: ${dollars(budget.maxCostUsd)}) but no price is known for ${job.model}, so nothing was started. Set its price in DOCWRIGHT_MODEL_PRICES, or remove max_cost.`,
+    );
+  const start = await locateRun(deps, project, claimed, history);
+  const result = start.landed
+    ? await reuseLandedRun(deps, job, start.runKey, start.landed)
+    : await editAndCommit(deps, project, claimed, history, signal, start, { budget, meter });
+  const prLink = result.branchHead === null ? job.pr_link : await publish(deps, project, job, result);
+  return {
+    handledMessageIds: start.handledMessageIds,
+    reply: result.reply,
+    prLink,
+    branchHead: result.branchHead,
+    changed: result.changed,
+    usage: meter.thisAttempt(),
+    runUsage: meter.run(),
+  };
+}
+
+/** Where a run starts: the messages it answers, its key, the branch's head, and its commit if it landed. */
+interface RunStart {
+  handledMessageIds: number[];
+  runKey: string;
+  head: string | null;
+  landed: CommitInfo | null;
+}
+
+/** What the edit came to: the reply and title, where the branch is now, whether the run committed. */
+interface RunResult {
+  reply: string;
+  title: string;
+  branchHead: string | null;
+  changed: boolean;
+}
+
+async function locateRun(
+  deps: RunDependencies,
+  project: ProjectRow,
+  { job, pending }: ClaimedJob,
+  history: readonly unknown[],
+): Promise<RunStart> {
   const handledMessageIds = pending.map((message) => message.id);
   const runKey = `${job.id}/${handledMessageIds.at(-1) ?? 0}`;
   // A run's first attempt cannot find a commit of its own on the branch (it made none yet), and the
@@ -66,76 +126,105 @@ export async function runJob(
   const firstAttempt = job.attempts <= 1;
   const isNewJob = history.length === 0 && job.pr_link === null;
   const head = firstAttempt
-    ? (job.branch_head ?? (isNewJob ? null : await deps.forge.resolveRef(repository, job.branch)))
-    : await deps.forge.resolveRef(repository, job.branch);
-  const landed = head && !firstAttempt ? await landedRun(deps.forge, repository, head, runKey) : null;
+    ? (job.branch_head ?? (isNewJob ? null : await deps.forge.resolveRef(project.repository, job.branch)))
+    : await deps.forge.resolveRef(project.repository, job.branch);
+  const landed = head && !firstAttempt ? await landedRun(deps.forge, project.repository, head, runKey) : null;
+  return { handledMessageIds, runKey, head, landed };
+}
 
-  let reply: string;
-  let title: string;
-  let committed: string | null = null;
-  if (landed) {
-    ({ reply, title } = parseCommitMessage(landed.message));
-    // The commit landed before a restart: its files count among the job's changes now.
-    await deps.runFiles.landed(job.id, runKey);
-    deps.logger.info(
-      { job: job.id, commit: landed.sha },
-      'run already committed before a restart; reusing it',
-    );
-  } else {
-    const base = head ?? (await deps.forge.resolveRef(repository, project.base_ref));
-    if (!base)
-      throw new UnrecoverableError(`The base branch "${project.base_ref}" does not exist in the repository`);
-    const snapshot = await deps.forge.snapshot(repository, base);
-    let changes;
-    let policy;
-    try {
-      ({ reply, title, changes, policy } = await editWithChecks(
-        deps,
-        project,
-        claimed,
-        history,
-        snapshot,
-        signal,
-      ));
-    } finally {
-      snapshot.close?.();
-    }
-    if (changes.length > 0) {
-      assertChangesAllowed(changes, policy);
-      const message = formatCommitMessage({ title, reply, jobId: job.id, runKey });
-      await deps.runFiles.planned(
-        job.id,
-        runKey,
-        changes.map((change) => change.path),
-      );
-      const commit = await deps.forge.commit({
-        repository,
-        branch: job.branch,
-        parent: base,
-        expectedHead: head,
-        changes,
-        message,
-      });
-      await deps.runFiles.landed(job.id, runKey);
-      committed = commit.sha;
-    }
-  }
+/** The commit landed before a restart: its message is the run's reply, its files the job's changes. */
+async function reuseLandedRun(
+  deps: RunDependencies,
+  job: JobRow,
+  runKey: string,
+  landed: CommitInfo,
+): Promise<RunResult> {
+  await deps.runFiles.landed(job.id, runKey);
+  deps.logger.info({ job: job.id, commit: landed.sha }, 'run already committed before a restart; reusing it');
+  const { reply, title } = parseCommitMessage(landed.message);
+  return { reply, title, branchHead: landed.sha, changed: true };
+}
 
-  const branchHead = committed ?? landed?.sha ?? head;
-  const branchExists = branchHead !== null;
-  let prLink: string | null = job.pr_link;
-  if (branchExists) {
-    const pullRequest = await deps.forge.ensurePullRequest({
-      repository,
-      base: project.base_ref,
-      head: job.branch,
-      title: `docs: ${title}`,
-      existing: job.pr_link,
-      body: (await deps.pullRequestBody?.(job, reply)) ?? `${reply}\n\n<!-- docwright-job: ${job.id} -->`,
-    });
-    prLink = pullRequest?.url ?? prLink;
+/** The agent's edit of a snapshot, checked, as one commit on the job's branch (none when nothing changed). */
+async function editAndCommit(
+  deps: RunDependencies,
+  project: ProjectRow,
+  claimed: ClaimedJob,
+  history: { role: 'user' | 'agent'; content: string; created_at: string }[],
+  signal: AbortSignal,
+  start: RunStart,
+  limits: { budget: JobBudget; meter: UsageMeter },
+): Promise<RunResult> {
+  const { job } = claimed;
+  const { repository } = project;
+  const base = start.head ?? (await deps.forge.resolveRef(repository, project.base_ref));
+  if (!base)
+    throw new UnrecoverableError(`The base branch "${project.base_ref}" does not exist in the repository`);
+  const snapshot = await deps.forge.snapshot(repository, base);
+  let edit;
+  try {
+    edit = await editWithChecks(deps, project, claimed, history, snapshot, signal, limits);
+  } finally {
+    snapshot.close?.();
   }
-  return { handledMessageIds, reply, prLink, branchHead, changed: committed !== null || landed !== null };
+  const { reply, title, changes, policy } = edit;
+  if (changes.length === 0) return { reply, title, branchHead: start.head, changed: false };
+  assertChangesAllowed(changes, policy);
+  await deps.runFiles.planned(
+    job.id,
+    start.runKey,
+    changes.map((change) => change.path),
+  );
+  const commit = await deps.forge.commit({
+    repository,
+    branch: job.branch,
+    parent: base,
+    expectedHead: start.head,
+    changes,
+    message: formatCommitMessage({ title, reply, jobId: job.id, runKey: start.runKey }),
+  });
+  await deps.runFiles.landed(job.id, start.runKey);
+  return { reply, title, branchHead: commit.sha, changed: true };
+}
+
+/** The job's pull request, opened or brought up to date; its link (the job's own when the forge has none). */
+async function publish(
+  deps: RunDependencies,
+  project: ProjectRow,
+  job: JobRow,
+  result: RunResult,
+): Promise<string | null> {
+  const body =
+    (await deps.pullRequestBody?.(job, result.reply)) ??
+    renderPullRequestBody({ jobId: job.id, reply: result.reply, requests: [], threads: [], webUrl: '' });
+  const pullRequest = await deps.forge.ensurePullRequest({
+    repository: project.repository,
+    base: project.base_ref,
+    head: job.branch,
+    title: `docs: ${result.title}`,
+    existing: job.pr_link,
+    body,
+  });
+  return pullRequest?.url ?? job.pr_link;
+}
+
+/** The job's limits: its own, then its project's settings, then the server's, limit by limit. */
+function jobBudget(deps: RunDependencies, project: ProjectRow, job: JobRow): JobBudget {
+  return mergeBudgets(storedBudget(job.budget), storedBudget(project.budget), deps.defaultBudget);
+}
+
+function storedBudget(text: string | null | undefined): JobBudget | undefined {
+  if (!text) return undefined;
+  try {
+    return budgetFromFields(JSON.parse(text) as BudgetFields);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A meter for one run of `job`: priced when the operator set a price for its model, carrying what earlier attempts spent. */
+export function usageMeterFor(job: Pick<JobRow, 'model' | 'run_usage'>, prices: PriceTable = {}): UsageMeter {
+  return new UsageMeter(prices[job.model], parseUsage(job.run_usage) ?? undefined);
 }
 
 /** Runs the agent over an overlay of the snapshot and checks its edits; returns the reply and changes. */
@@ -146,6 +235,7 @@ async function editWithChecks(
   history: { role: 'user' | 'agent'; content: string; created_at: string }[],
   snapshot: Snapshot,
   signal: AbortSignal,
+  limits: { budget: JobBudget; meter: UsageMeter },
 ): Promise<{ reply: string; title: string; changes: FileChange[]; policy: WritePolicy }> {
   const { job, pending } = claimed;
   const instructions = pending.map((message) => message.content);
@@ -163,6 +253,8 @@ async function editWithChecks(
     signal,
     // The worker's logger already names the job.
     logger: deps.logger,
+    budget: limits.budget,
+    usage: limits.meter,
   };
   const rounds = deps.maxRepairRounds ?? DEFAULT_REPAIR_ROUNDS;
   const checked = await editAndCheck(deps.agentFor(job.model), input, new Overlay(snapshot), rounds);

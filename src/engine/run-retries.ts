@@ -1,5 +1,6 @@
 import { DocwrightError, isRetryable, UNKNOWN_ERROR_ATTEMPTS } from '../core/errors.js';
 import { redactSecrets } from '../core/redact.js';
+import { retryDelayMs } from '../core/backoff.js';
 
 /** Claims of one run before the job fails, unless the caller sets its own. */
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -23,4 +24,16 @@ export function failureSentence(error: unknown): string {
   if (DocwrightError.isInstance(error)) return error.message;
   const message = error instanceof Error ? error.message : String(error);
   return redactSecrets(message) || 'the run stopped on an unexpected error';
+}
+
+/**
+ * How long to wait before trying a run again: the back-off, or longer when the error carries the
+ * `Retry-After` its service asked for (a model provider's rate limit), up to ten minutes.
+ */
+export function delayBeforeRetry(error: unknown, attempts: number, baseMs?: number): number {
+  const backoff = retryDelayMs(attempts, { baseMs });
+  const asked = DocwrightError.isInstance(error) ? error.headers['Retry-After'] : undefined;
+  const seconds = asked === undefined ? Number.NaN : Number(asked);
+  if (!Number.isFinite(seconds) || seconds <= 0) return backoff;
+  return Math.max(backoff, Math.min(seconds * 1000, 10 * 60_000));
 }

@@ -2,12 +2,13 @@ import { hostname } from 'node:os';
 import { DocwrightError, UnrecoverableError } from '../core/errors.js';
 import { randomString } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
-import type { ClaimedJob, Store } from '../store/index.js';
-import { runJob, type RunDependencies } from './run-job.js';
-import { retryDelayMs } from '../core/backoff.js';
-import { DEFAULT_MAX_ATTEMPTS, failureSentence, mayRetry } from './run-retries.js';
+import type { ClaimedJob, JobRow, Store } from '../store/index.js';
+import { pullRequestBodyFromStore } from './pull-request-body.js';
+import { runJob, usageMeterFor, type RunDependencies } from './run-job.js';
+import type { Usage, UsageMeter } from '../core/usage.js';
+import { DEFAULT_MAX_ATTEMPTS, failureSentence, mayRetry, delayBeforeRetry } from './run-retries.js';
 
-export interface WorkerOptions extends Omit<RunDependencies, 'runFiles'> {
+export interface WorkerOptions extends Omit<RunDependencies, 'runFiles' | 'pullRequestBody'> {
   store: Store;
   /** Runs at once in this process. */
   concurrency: number;
@@ -27,6 +28,11 @@ export interface WorkerOptions extends Omit<RunDependencies, 'runFiles'> {
   onRunRecorded?: (run: RunReport & { succeeded: boolean }) => void;
   /** Told when a failed run is put back to be tried again later. */
   onRetry?: (run: RunReport) => void;
+  /**
+   * The web root of the GitHub the jobs' threads are on: pull request descriptions link back to
+   * them. The description comes from the store (the job's requests and threads) either way.
+   */
+  githubWebUrl?: string;
 }
 
 /** What the worker tells about a run once its outcome is recorded. */
@@ -35,6 +41,8 @@ export interface RunReport {
   projectId: string;
   /** How long the run took, claim to outcome. */
   durationMs: number;
+  /** What the attempt spent (model calls, tokens, tool calls, cost). */
+  usage?: Usage;
 }
 
 /**
@@ -52,8 +60,11 @@ export class Worker {
   /** Wake-ups set for jobs put back to be retried: a retry is taken when its delay ends, not at a later poll. */
   private readonly retryTimers = new Set<NodeJS.Timeout>();
 
+  private readonly pullRequestBody: (job: JobRow, reply: string) => Promise<string>;
+
   constructor(private readonly options: WorkerOptions) {
     this.logger = options.logger.child({ worker: this.id });
+    this.pullRequestBody = pullRequestBodyFromStore(options.store, options.githubWebUrl ?? '');
   }
 
   start(): void {
@@ -83,7 +94,8 @@ export class Worker {
     this.wake();
     const grace = this.options.shutdownGraceMs ?? 10_000;
     const timer = setTimeout(() => {
-      for (const controller of this.running.values()) controller.abort(new Error('worker is shutting down'));
+      for (const controller of this.running.values())
+        controller.abort(new DocwrightError('unavailable', 'the worker is shutting down'));
     }, grace);
     await Promise.all(this.loops);
     clearTimeout(timer);
@@ -137,6 +149,7 @@ export class Worker {
       Math.max(this.options.leaseMs / 3, 50),
     );
     const logger = this.logger.child({ job: job.id });
+    const meter = usageMeterFor(job, this.options.prices);
     try {
       const maxAttempts = this.options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
       if (job.attempts > maxAttempts) {
@@ -151,17 +164,28 @@ export class Worker {
       );
       logger.info({ attempt: job.attempts, messages: claimed.pending.length }, 'run started');
       const outcome = await runJob(
-        { ...this.options, runFiles: this.options.store.runs, logger },
+        { ...this.options, runFiles: this.options.store.runs, pullRequestBody: this.pullRequestBody, logger },
         project,
         claimed,
         history,
         controller.signal,
+        meter,
       );
       const recorded = await this.options.store.jobs.finishRun(job.id, this.id, outcome);
-      this.options.onRunRecorded?.({ ...report(), succeeded: true });
+      this.options.onRunRecorded?.({ ...report(), succeeded: true, usage: outcome.usage });
       logger.info({ prLink: outcome.prLink, recorded }, 'run finished');
     } catch (error) {
-      await this.handleFailure(claimed, controller.signal, error, logger, report);
+      await this.handleFailure(
+        claimed,
+        controller.signal,
+        error,
+        logger,
+        () => ({
+          ...report(),
+          usage: meter.thisAttempt(),
+        }),
+        meter,
+      );
     } finally {
       clearInterval(heartbeat);
       this.running.delete(job.id);
@@ -174,9 +198,12 @@ export class Worker {
     error: unknown,
     logger: Logger,
     report: () => RunReport,
+    meter: UsageMeter,
   ) {
     const { job, pending } = claimed;
     const store = this.options.store.jobs;
+    // What the attempt spent is the job's, however it ended.
+    const spent = { usage: meter.thisAttempt(), runUsage: meter.run() };
     try {
       if (signal.aborted && signal.reason instanceof JobArchived) {
         // Cancelled: the request is answered, so the job's thread says what became of it.
@@ -185,6 +212,7 @@ export class Worker {
           reply:
             'Stopped: the job was archived while this request was being worked on, so nothing was committed.',
           changed: false,
+          ...spent,
         });
         logger.info('run stopped: the job was archived');
         this.options.onRunRecorded?.({ ...report(), succeeded: false });
@@ -193,10 +221,13 @@ export class Worker {
         if (this.stopping) await store.release(job.id, this.id);
         logger.warn({ reason: String(signal.reason) }, 'run interrupted');
       } else if (mayRetry(error, job.attempts, this.options.maxAttempts)) {
-        const delayMs = retryDelayMs(job.attempts, { baseMs: this.options.backoffBaseMs });
+        const delayMs = delayBeforeRetry(error, job.attempts, this.options.backoffBaseMs);
         logger.warn({ err: error, retryInMs: delayMs }, 'run hit a transient error; retrying');
         this.options.onRetry?.(report());
-        await store.releaseForRetry(job.id, this.id, delayMs);
+        await store.releaseForRetry(job.id, this.id, delayMs, undefined, {
+          attempt: spent.usage,
+          run: spent.runUsage,
+        });
         this.wakeAfter(delayMs);
       } else {
         const reason = failureSentence(error);
@@ -205,6 +236,7 @@ export class Worker {
           handledMessageIds: pending.map((message) => message.id),
           reply: `The job failed: ${reason}`,
           error: reason,
+          ...spent,
         });
         this.options.onRunRecorded?.({ ...report(), succeeded: false });
       }
@@ -251,7 +283,8 @@ export class Worker {
   private async beat(jobId: string, controller: AbortController): Promise<void> {
     try {
       const lease = await this.options.store.jobs.heartbeat(jobId, this.id, this.options.leaseMs);
-      if (lease === 'lost') controller.abort(new Error('lease lost to another worker'));
+      if (lease === 'lost')
+        controller.abort(new DocwrightError('conflict', 'the lease was lost to another worker'));
       if (lease === 'archived') controller.abort(new JobArchived());
     } catch (error) {
       this.logFault(error, 'heartbeat failed', this.logger.child({ job: jobId }));
@@ -260,9 +293,9 @@ export class Worker {
 }
 
 /** Why a run was stopped when its job was archived. */
-class JobArchived extends Error {
+class JobArchived extends DocwrightError {
   override readonly name = 'JobArchived';
   constructor() {
-    super('the job was archived');
+    super('conflict', 'the job was archived', { retryable: false });
   }
 }

@@ -1,4 +1,4 @@
-import { gitHubNotConfigured } from '../github/request-error.js';
+import { gitHubNotConfigured } from '../github-api/request-error.js';
 import type { CommitInfo, CommitRequest, Forge, PullRequestRequest, Snapshot } from './types.js';
 
 /** Which forge a project's repository is on: the project's stored `forge` column. */

@@ -1,5 +1,6 @@
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { DocwrightError } from '../core/errors.js';
 import { commandFailure, type GitRunner } from './git-command.js';
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -29,7 +30,10 @@ export class CatFileBatch {
 
   /** The content of one object, by its full id (blob ids come from `ls-tree`, so no names are parsed). */
   read(object: string): Promise<Buffer> {
-    if (!OBJECT_ID.test(object)) return Promise.reject(new Error(`Not an object id: ${object}`));
+    if (!OBJECT_ID.test(object))
+      return Promise.reject(
+        new DocwrightError('internal_error', `Not an object id: ${object}`, { retryable: false }),
+      );
     if (this.idleTimer !== null) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     if (this.current?.ended === true) this.current = null; // crashed or killed: start afresh
@@ -70,7 +74,11 @@ class BatchProcess {
   ) {
     this.parser = new BatchOutputParser(
       (content) => this.settle((waiter) => waiter.resolve(content)),
-      (line) => this.settle((waiter) => waiter.reject(new Error(`git cat-file: ${line}`))),
+      // git names an object it does not have: it will not have it on a second asking either.
+      (line) =>
+        this.settle((waiter) =>
+          waiter.reject(new DocwrightError('git_error', `git cat-file: ${line}`, { retryable: false })),
+        ),
     );
     this.child = git.spawn(repository, ['cat-file', '--batch']);
     this.child.stdout.on('data', (chunk: Buffer) => this.parser.push(chunk));
@@ -92,7 +100,11 @@ class BatchProcess {
   }
 
   request(object: string): Promise<Buffer> {
-    if (this.exited) return Promise.reject(new Error('git cat-file --batch has exited'));
+    // The next read starts a fresh process, so the same read may work then.
+    if (this.exited)
+      return Promise.reject(
+        new DocwrightError('git_error', 'git cat-file --batch has exited', { retryable: true }),
+      );
     return new Promise((resolve, reject) => {
       this.waiting.push({ object, resolve, reject });
       this.child.stdin.write(`${object}\n`);

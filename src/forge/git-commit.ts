@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { badRequest } from '../core/errors.js';
+import { badRequest, DocwrightError } from '../core/errors.js';
 import { ancestorsOf, type PlannedChange } from './git-change-plan.js';
 import type { GitRunner } from './git-command.js';
 import { parseLsTree, type TreeEntry } from './git-ls-tree.js';
@@ -133,7 +133,10 @@ async function hashBlobs(
     input: `${writes.map((write) => write.file).join('\n')}\n`,
   });
   const lines = output.split('\n');
-  if (lines.length !== writes.length) throw new Error('git hash-object returned an unexpected number of ids');
+  if (lines.length !== writes.length)
+    throw new DocwrightError('git_error', 'git hash-object returned an unexpected number of ids', {
+      retryable: false,
+    });
   lines.forEach((id, index) => ids.set(writes[index]?.path ?? '', id));
   return ids;
 }
@@ -143,7 +146,8 @@ function indexInfo(changes: readonly PlannedChange[], blobs: Map<string, string>
   const zero = '0'.repeat(idLength);
   const records = changes.map((change) => {
     const id = change.content === null ? zero : blobs.get(change.path);
-    if (id === undefined) throw new Error(`No blob for ${change.path}`);
+    if (id === undefined)
+      throw new DocwrightError('internal_error', `No blob for ${change.path}`, { retryable: false });
     return `${change.mode} ${id}\t${change.path}\0`;
   });
   return Buffer.from(records.join(''), 'utf8');

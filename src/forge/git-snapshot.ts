@@ -1,3 +1,4 @@
+import { notFound } from '../core/errors.js';
 import type { CatFileBatch } from './git-cat-file.js';
 import { SYMLINK_MODE, type TreeEntry } from './git-ls-tree.js';
 import type { Snapshot } from './types.js';
@@ -35,7 +36,7 @@ export class LocalGitSnapshot implements Snapshot {
 
   read(path: string): Promise<Buffer> {
     const entry = this.blobs.get(path);
-    if (entry === undefined) return Promise.reject(new Error(`File not found: ${path}`));
+    if (entry === undefined) return Promise.reject(notFound(`File not found: ${path}`));
     return this.reader.read(entry.object);
   }
 

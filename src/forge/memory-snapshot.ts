@@ -1,3 +1,4 @@
+import { notFound } from '../core/errors.js';
 import type { Snapshot } from './types.js';
 
 /** A snapshot held in memory: from a tarball, or built by tests. */
@@ -31,7 +32,7 @@ export class MemorySnapshot implements Snapshot {
 
   read(file: string): Promise<Buffer> {
     const content = this.files.get(file);
-    if (!content) return Promise.reject(new Error(`File not found: ${file}`));
+    if (!content) return Promise.reject(notFound(`File not found: ${file}`));
     return Promise.resolve(content);
   }
 }

@@ -1,3 +1,4 @@
+import { conflict, notFound } from '../core/errors.js';
 import { normalizePath, type WritePolicy } from '../write-policy/index.js';
 import {
   DEFAULT_OUTPUT_BUDGET,
@@ -68,10 +69,10 @@ export class Overlay {
     const key = normalizePath(file);
     if (this.written.has(key)) {
       const content = this.written.get(key);
-      if (content === null || content === undefined) throw new Error(`File not found: ${key}`);
+      if (content === null || content === undefined) throw notFound(`File not found: ${key}`);
       return content;
     }
-    if (!this.base.has(key)) throw new Error(`File not found: ${key}`);
+    if (!this.base.has(key)) throw notFound(`File not found: ${key}`);
     return this.base.read(key);
   }
 
@@ -90,7 +91,7 @@ export class Overlay {
 
   delete(file: string): void {
     const key = this.writableKey(file);
-    if (!this.exists(key)) throw new Error(`File not found: ${key}`);
+    if (!this.exists(key)) throw notFound(`File not found: ${key}`);
     this.meter.assertFiles([key]);
     this.written.set(key, null);
     this.meter.record(key, 0);
@@ -99,7 +100,8 @@ export class Overlay {
   async move(from: string, to: string): Promise<void> {
     const [source, target] = [this.writableKey(from), this.writableKey(to)];
     const content = await this.readBuffer(source);
-    if (this.exists(target)) throw new Error(`File already exists: ${target}`);
+    // Taken until someone deletes it: waiting does not free the name.
+    if (this.exists(target)) throw conflict(`File already exists: ${target}`, { retryable: false });
     this.meter.assertFiles([source, target]);
     this.write(target, content);
     this.delete(source);

@@ -5,7 +5,7 @@ import {
   gitHubFailure,
   type ClassifiedRequestError,
   type RequestErrorKind,
-} from '../github/request-error.js';
+} from './request-error.js';
 
 /** Who the requests are made as: the sentences differ (install the app vs. give the token access). */
 export type GitHubAuthKind = 'app' | 'token';

@@ -1,4 +1,4 @@
-import { DocwrightError, UnrecoverableError } from '../core/errors.js';
+import { DocwrightError } from '../core/errors.js';
 import { DO_NOT_RETRY } from './octokit.js';
 
 /** The part of Octokit's `RequestError` docwright reads (checked by shape: bundles hold several copies). */
@@ -93,14 +93,13 @@ function requestLine(error: GitHubRequestError): string | null {
 }
 
 /**
- * The error a classified GitHub failure becomes, in a sentence a person can act on: retried later
- * when `retryable`, else the job fails at once. Status 502 (`forge_error`) whatever GitHub said:
- * GitHub's 401 is about docwright's credentials, not about the caller of docwright's API.
+ * The error a classified GitHub failure becomes, in a sentence a person can act on. Always
+ * `forge_error` (502), whatever GitHub said: GitHub's 401 is about docwright's credentials, not
+ * about the caller of docwright's API. Whether it may heal is the classifier's answer, carried as
+ * it is, so nobody further up reads GitHub's status again to decide.
  */
-export function gitHubFailure(sentence: string, classified: { retryable: boolean }): Error {
-  return classified.retryable
-    ? new DocwrightError('forge_error', sentence, { retryable: true })
-    : new UnrecoverableError(sentence);
+export function gitHubFailure(sentence: string, classified: { retryable: boolean }): DocwrightError {
+  return new DocwrightError('forge_error', sentence, { retryable: classified.retryable });
 }
 
 /** A GitHub that is not set up for a repository (no app installation, no token): nothing to retry. */

@@ -1,4 +1,5 @@
-import type { GraphqlClient } from './repository-start.js';
+import { DocwrightError } from '../core/errors.js';
+import type { GraphqlClient } from '../github-api/repository-start.js';
 
 /** GraphQL node ids of a command: the comment to react to, and the issue or pull request it is in. */
 export interface CommandNodes {
@@ -39,6 +40,10 @@ export async function reactAndComment(
     if (!answer?.status?.commentEdge?.node?.databaseId) throw error;
   }
   const id = answer.status?.commentEdge?.node?.databaseId;
-  if (!id) throw new Error('GitHub did not return the status comment it created');
+  // Read where GitHub's answer is: the comment may exist, so asking again could post a second one.
+  if (!id)
+    throw new DocwrightError('forge_error', 'GitHub did not return the status comment it created', {
+      retryable: false,
+    });
   return id;
 }

@@ -1,4 +1,4 @@
-import type { GitHubUser } from './types.js';
+import type { GitHubUser } from '../github-api/types.js';
 
 /** Bots that may trigger work: none by default, some by login, or every bot (`*`). */
 export type AllowedBots = { all: true } | { all: false; logins: ReadonlySet<string> };

@@ -1,5 +1,5 @@
 import { findJobMarker } from './job-marker.js';
-import type { GitHubApi, GitHubUser, Thread } from './types.js';
+import type { GitHubApi, GitHubUser, Thread } from '../github-api/types.js';
 
 /** The job a thread already has, and where its marker was found. */
 export interface ThreadJob {

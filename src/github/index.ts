@@ -2,15 +2,6 @@ export { mayTrigger, isBot, parseAllowedBots, type AllowedBots } from './bots.js
 export { findThreadJob, type PullRequestBody, type ThreadJob } from './find-thread-job.js';
 export { findJobMarker, jobMarker, neutralizeMarkers } from './job-marker.js';
 export {
-  getPermissionLevel,
-  hasPermission,
-  isPermissionLevel,
-  PERMISSION_LEVELS,
-  type PermissionLevel,
-} from './permission.js';
-export { listChangedFiles, parsePullRequestLink, type ChangedFiles } from './pull-request-files.js';
-export { acknowledgeComment, type CommentKind } from './reaction.js';
-export {
   DEFAULT_COMMAND,
   isSyncInstruction,
   parseSlashCommand,
@@ -18,7 +9,6 @@ export {
 } from './slash-command.js';
 export { renderStatusComment, type StatusLinks, type StatusView } from './status-comment.js';
 export { StatusCommentWriter } from './status-comment-writer.js';
-export type { GitHubApi, GitHubUser, Thread } from './types.js';
 export { finishedJobView, latestReply } from './job-status-view.js';
 export { trustBotsAndPermitted } from './trust.js';
 export {

@@ -1,5 +1,6 @@
+import type { Usage } from '../core/usage.js';
 import type { Job } from '../protocol/agent-job.js';
-import type { ChangedFiles } from './pull-request-files.js';
+import type { ChangedFiles } from '../github-api/pull-request-files.js';
 import type { StatusView } from './status-comment.js';
 
 /**
@@ -12,11 +13,23 @@ export function latestReply(job: Job): string | null {
   return last?.role === 'agent' ? last.content : null;
 }
 
+/** What the run that answered the latest prompt spent, when the server says. */
+export function latestRunUsage(job: Job): Usage | null {
+  const last = (job.messages ?? []).at(-1);
+  return last?.role === 'agent' ? (last.usage ?? null) : null;
+}
+
 /**
  * The status comment state of a job the server reports as finished: completed with or without a
  * pull request, failed with its reason, or archived.
  */
 export function finishedJobView(job: Job, files: ChangedFiles | null = null): StatusView {
+  const view = finishedState(job, files);
+  const usage = latestRunUsage(job);
+  return usage && view.state !== 'working' && view.state !== 'archived' ? { ...view, usage } : view;
+}
+
+function finishedState(job: Job, files: ChangedFiles | null): StatusView {
   switch (job.status) {
     case 'completed':
       if (job.prLink)

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { isValidBranchName } from './repository-name.js';
+import { isValidBranchName } from '../github-api/repository-name.js';
 import { SETTINGS_FILE } from './settings-file.js';
 import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
 import {
@@ -8,10 +8,14 @@ import {
   unknownFrameworkMessage,
   type DeclaredDocsFramework,
 } from '../core/docs-frameworks.js';
+import { DocwrightError } from '../core/errors.js';
 import { modelSpecProblem } from '../core/model-spec.js';
 import { GapsQuerySchema } from '../protocol/feedback.js';
-import { DEFAULT_COMMAND, parseAllowedBots, PERMISSION_LEVELS, type AllowedBots } from './index.js';
-import type { PermissionLevel } from './index.js';
+import { BudgetSchema } from '../protocol/agent-job.js';
+import { budgetFromFields, type JobBudget } from '../core/usage.js';
+import { DEFAULT_COMMAND, parseAllowedBots, type AllowedBots } from './index.js';
+import { PERMISSION_LEVELS } from '../github-api/permission.js';
+import type { PermissionLevel } from '../github-api/permission.js';
 
 export { SETTINGS_FILE } from './settings-file.js';
 
@@ -60,6 +64,7 @@ const SettingsSchema = z
         if (problem) context.addIssue({ code: 'custom', message: problem });
       })
       .optional(),
+    budget: BudgetSchema.optional(),
     branch_prefix: z
       .string()
       .refine((prefix) => isValidBranchName(`${prefix}x`), 'must make valid branch names')
@@ -114,6 +119,8 @@ export interface RepositorySettings {
   allowedBots: AllowedBots;
   /** Null: the server's default model. */
   model: string | null;
+  /** Limits of the repository's jobs (`budget: { max_turns, max_tokens, max_cost }`); empty: the server's. */
+  budget: JobBudget;
   branchPrefix: string;
   /**
    * `/docs sync`: where the docs of this repository's code live, whether a merge runs it, and
@@ -138,14 +145,15 @@ export interface RepositorySettings {
 }
 
 /** Settings that could not be read, and the command that should hear about it. */
-export class SettingsError extends Error {
+export class SettingsError extends DocwrightError {
   override readonly name = 'SettingsError';
   constructor(
     message: string,
     /** The command the broken file seems to configure, so only requests get the explanation. */
     readonly command: string,
   ) {
-    super(message);
+    // The repository's file is wrong until someone edits it: asking again changes nothing.
+    super('invalid_request', message, { retryable: false });
   }
 }
 
@@ -177,6 +185,7 @@ export function parseSettings(raw: unknown): RepositorySettings {
     requiredPermission: values.required_permission,
     allowedBots: parseAllowedBots(values.allowed_bots),
     model: values.model ?? null,
+    budget: budgetFromFields(values.budget),
     branchPrefix: values.branch_prefix,
     sync: {
       docsRepository: values.sync.docs_repository ?? null,

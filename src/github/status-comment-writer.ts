@@ -1,4 +1,4 @@
-import type { GitHubApi, Thread } from './types.js';
+import type { GitHubApi, Thread } from '../github-api/types.js';
 
 /**
  * The one status comment of a job in a thread. It is created on the first `show` (or adopted when a

@@ -1,8 +1,11 @@
+import { dollars, type Usage } from '../core/usage.js';
 import { jobMarker, neutralizeMarkers } from './job-marker.js';
-import type { ChangedFiles } from './pull-request-files.js';
+import type { ChangedFiles } from '../github-api/pull-request-files.js';
 
-/** What a status comment says; one state per line of the issue: working, PR opened, no changes, failed, timed out. */
-export type StatusView =
+/** What a status comment says: working, PR opened, no changes, failed, timed out; a finished run may add what it spent. */
+export type StatusView = StatusState & { usage?: Usage | null };
+
+type StatusState =
   | { state: 'working'; jobId: string; followUp: boolean; waiting: boolean }
   | {
       state: 'pr-opened';
@@ -36,6 +39,7 @@ export function renderStatusComment(view: StatusView, links: StatusLinks = {}): 
   const lines = [...headline(view)];
   const footer = [
     view.jobId ? `job \`${view.jobId}\`` : null,
+    view.usage ? usageNote(view.usage) : null,
     links.run ? `[workflow run](${links.run})` : null,
   ]
     .filter((part) => part !== null)
@@ -86,6 +90,14 @@ function headline(view: StatusView): string[] {
     case 'archived':
       return [`🗄️ **The job was archived.**${view.prLink ? ` Its pull request: ${view.prLink}` : ''}`];
   }
+}
+
+/** `4,210 tokens in 3 model calls, about $0.0123`: what the run spent, for runs that used a model. */
+function usageNote(usage: Usage): string | null {
+  if (usage.modelCalls === 0) return null;
+  const tokens = (usage.inputTokens + usage.outputTokens).toLocaleString('en-US');
+  const calls = `${usage.modelCalls} model call${usage.modelCalls === 1 ? '' : 's'}`;
+  return `${tokens} tokens in ${calls}${usage.costUsd === null ? '' : `, about ${dollars(usage.costUsd)}`}`;
 }
 
 function filesLine(files: ChangedFiles): string {

@@ -1,7 +1,7 @@
 import { isBot } from './bots.js';
 import type { TrustAuthor } from './find-thread-job.js';
-import { getPermissionLevel, hasPermission, type PermissionLevel } from './permission.js';
-import type { GitHubApi } from './types.js';
+import { getPermissionLevel, hasPermission, type PermissionLevel } from '../github-api/permission.js';
+import type { GitHubApi } from '../github-api/types.js';
 
 /**
  * Trusts markers written by bots (the Action's and the app's comments, the pull requests a job

@@ -22,6 +22,10 @@ export class Metrics {
   readonly assistantFirstByte: Histogram<'version'>;
   readonly webhookDeliveries: Counter<'outcome'>;
   readonly storageFaults: Counter<'fault'>;
+  readonly modelTokens: Counter<'direction'>;
+  readonly modelCalls: Counter;
+  readonly toolCalls: Counter;
+  readonly modelCost: Counter;
 
   constructor(jobStats: () => Promise<JobStats>) {
     const registers = [this.registry];
@@ -56,6 +60,27 @@ export class Metrics {
       name: 'docwright_storage_faults_total',
       help: 'Store operations refused because the database could not be reached or the storage was full',
       labelNames: ['fault'],
+      registers,
+    });
+    this.modelTokens = new Counter({
+      name: 'docwright_model_tokens_total',
+      help: "Tokens jobs' model calls used, by direction (input, output); failed and retried attempts included",
+      labelNames: ['direction'],
+      registers,
+    });
+    this.modelCalls = new Counter({
+      name: 'docwright_model_calls_total',
+      help: "Jobs' model calls",
+      registers,
+    });
+    this.toolCalls = new Counter({
+      name: 'docwright_tool_calls_total',
+      help: "Tool calls the jobs' models made",
+      registers,
+    });
+    this.modelCost = new Counter({
+      name: 'docwright_model_cost_usd_total',
+      help: "Estimated US dollars of jobs' model calls, for models with a price in DOCWRIGHT_MODEL_PRICES",
       registers,
     });
     this.retries = new Counter({
@@ -94,6 +119,23 @@ export class Metrics {
       registers,
     });
   }
+
+  /** Adds what a run's attempt spent to the counters. */
+  recordUsage(usage: MetricsUsage): void {
+    this.modelTokens.inc({ direction: 'input' }, usage.inputTokens);
+    this.modelTokens.inc({ direction: 'output' }, usage.outputTokens);
+    this.modelCalls.inc(usage.modelCalls);
+    this.toolCalls.inc(usage.toolCalls);
+    if (usage.costUsd !== null) this.modelCost.inc(usage.costUsd);
+  }
+}
+
+export interface MetricsUsage {
+  inputTokens: number;
+  outputTokens: number;
+  modelCalls: number;
+  toolCalls: number;
+  costUsd: number | null;
 }
 
 /** One store query per scrape, however many gauges read it. */

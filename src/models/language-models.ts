@@ -46,28 +46,31 @@ const PROVIDERS: Record<ModelProvider, ProviderEntry> = {
   bedrock: {
     missing: ({ bedrock = {} }) => [
       ...(bedrock.region ? [] : ['AWS_REGION']),
-      ...(bedrock.apiKey || (bedrock.accessKeyId && bedrock.secretAccessKey)
+      // With the chain allowed, whether it finds credentials is asked at start (checkModelCredentials).
+      ...(bedrock.apiKey || (bedrock.accessKeyId && bedrock.secretAccessKey) || bedrock.credentialChain
         ? []
         : [
-            "AWS_ACCESS_KEY_ID with AWS_SECRET_ACCESS_KEY (a profile's come from `aws configure export-credentials --format env`), or AWS_BEARER_TOKEN_BEDROCK",
+            'AWS_ACCESS_KEY_ID with AWS_SECRET_ACCESS_KEY (as aws-actions/configure-aws-credentials sets them), or AWS_BEARER_TOKEN_BEDROCK',
           ]),
     ],
     async load(modelId, p, fetch) {
       const { createAmazonBedrock } = await import('@ai-sdk/amazon-bedrock');
       const bedrock = p.bedrock ?? {};
-      return createAmazonBedrock({
-        region: bedrock.region,
-        // A Bedrock API key is sent as a bearer token; without one, requests are signed (SigV4).
-        ...(bedrock.apiKey
-          ? { apiKey: bedrock.apiKey }
-          : {
-              accessKeyId: bedrock.accessKeyId,
-              secretAccessKey: bedrock.secretAccessKey,
-              sessionToken: bedrock.sessionToken,
-            }),
-        baseURL: p.baseUrl,
-        fetch,
-      })(modelId);
+      // A Bedrock API key is sent as a bearer token; without one, requests are signed (SigV4) with
+      // the environment's keys or, where allowed, what the AWS credential chain finds.
+      let credentials: Parameters<typeof createAmazonBedrock>[0] = {
+        accessKeyId: bedrock.accessKeyId,
+        secretAccessKey: bedrock.secretAccessKey,
+        sessionToken: bedrock.sessionToken,
+      };
+      if (bedrock.apiKey) credentials = { apiKey: bedrock.apiKey };
+      else if (bedrock.credentialChain && !(bedrock.accessKeyId && bedrock.secretAccessKey)) {
+        const { awsCredentialChain } = await import('./aws-credential-chain.js');
+        credentials = { credentialProvider: await awsCredentialChain(bedrock) };
+      }
+      return createAmazonBedrock({ region: bedrock.region, ...credentials, baseURL: p.baseUrl, fetch })(
+        modelId,
+      );
     },
   },
   google: {

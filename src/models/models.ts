@@ -10,7 +10,6 @@ import {
 } from './local-embeddings/load-local-model.js';
 import type { ModelProviders } from './provider-settings.js';
 
-export { parseModelSpec } from '../core/model-spec.js';
 export { modelProvidersFrom, providerSecrets, type ModelProviders } from './provider-settings.js';
 
 /**
@@ -28,6 +27,18 @@ export function languageModel(
   const missing = missingProviderSettings(spec, parsed.provider, providers);
   if (missing) throw new ConfigError(missing);
   return lazyLanguageModel(parsed.provider, parsed.modelId, providers, fetchImpl);
+}
+
+/**
+ * Asks the credential sources a model's provider finds at run time, where that can be asked before
+ * any work: a `bedrock:` model that signs with the AWS credential chain resolves it now (a short
+ * wait), and a chain that finds nothing throws a sentence naming the ways to give credentials.
+ */
+export async function checkModelCredentials(spec: string, providers: ModelProviders): Promise<void> {
+  const parsed = parseModelSpec(spec);
+  if (parsed.provider !== 'bedrock' || !providers.bedrock?.credentialChain) return;
+  const { checkAwsCredentials } = await import('./aws-credential-chain.js');
+  await checkAwsCredentials(spec, providers.bedrock);
 }
 
 /** An embedding model setting: `openai:<model>`, or `local:<folder or hub id>` run in this process. */
@@ -81,7 +92,7 @@ export async function embeddingModel(
   }
   const { apiKey, baseUrl } = providers.openai;
   if (!apiKey && !baseUrl)
-    throw new Error(`${spec} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)`);
+    throw new ConfigError(`${spec} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)`);
   const { createOpenAI } = await import('@ai-sdk/openai');
   return createOpenAI({ apiKey: apiKey ?? 'not-needed', baseURL: baseUrl, fetch: options.fetch }).embedding(
     parsed.modelId,

@@ -19,6 +19,12 @@ export interface ModelProviders {
     sessionToken?: string | undefined;
     /** AWS_BEARER_TOKEN_BEDROCK: a Bedrock API key, used instead of signing with the access keys. */
     apiKey?: string | undefined;
+    /**
+     * Whether, without a key in the environment, requests are signed with what the AWS SDK's default
+     * chain finds (a profile, web identity, a task or instance role). The service allows it; the
+     * Action does not, as its bundle leaves the chain out: it reads the keys above only.
+     */
+    credentialChain?: boolean | undefined;
   };
   google?: { apiKey?: string | undefined };
   vertex?: {

@@ -17,6 +17,62 @@ export const PromptBodySchema = z
   )
   .meta({ id: 'PromptBody' });
 
+/** The limits of a job (per run, repairs included): each optional, unset means the server's default. */
+export const BudgetSchema = z
+  .object(
+    {
+      max_turns: z
+        .number({ error: 'budget.max_turns must be a number' })
+        .int('budget.max_turns must be a whole number')
+        .min(1, 'budget.max_turns must be at least 1')
+        .max(1000, 'budget.max_turns must be at most 1,000')
+        .optional()
+        .describe('Model calls in one run, repairs included.'),
+      max_tokens: z
+        .number({ error: 'budget.max_tokens must be a number' })
+        .int('budget.max_tokens must be a whole number')
+        .min(1, 'budget.max_tokens must be at least 1')
+        .optional()
+        .describe('Input plus output tokens in one run.'),
+      max_cost: z
+        .number({ error: 'budget.max_cost must be a number' })
+        .positive('budget.max_cost must be more than 0')
+        .optional()
+        .describe(
+          "Estimated US dollars in one run; needs a price for the job's model (DOCWRIGHT_MODEL_PRICES).",
+        ),
+    },
+    // Only a budget that is not an object gets this sentence; an unknown key keeps zod's, which names it.
+    { error: (issue) => (issue.code === 'invalid_type' ? 'budget must be an object' : undefined) },
+  )
+  .strict()
+  .meta({ id: 'Budget' });
+export type BudgetBody = z.infer<typeof BudgetSchema>;
+
+/** `{ prompt, budget? }`: the contract's prompt body, and the limits of the new job. */
+export const CreateJobBodySchema = PromptBodySchema.extend({
+  budget: BudgetSchema.optional().describe(
+    "Limits of this job's runs; a run that reaches one stops, commits nothing and fails with the limit named.",
+  ),
+}).meta({ id: 'CreateJobBody' });
+
+/** What a run or a job spent. */
+export const UsageSchema = z
+  .object({
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    modelCalls: z.number().int(),
+    toolCalls: z.number().int(),
+    wallMs: z.number().int(),
+    costUsd: z
+      .number()
+      .nullable()
+      .describe(
+        "Estimated from the operator's price for the model (DOCWRIGHT_MODEL_PRICES); null without one.",
+      ),
+  })
+  .meta({ id: 'Usage' });
+
 /** The four states a job can be in, declared once for the wire, the store and the metrics. */
 export const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'] as const;
 export const JobStatusSchema = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
@@ -39,6 +95,7 @@ export const JobMessageSchema = z
       .boolean()
       .optional()
       .describe("On the agent's replies: whether the run behind the reply committed a change."),
+    usage: UsageSchema.optional().describe("On the agent's replies: what the run behind the reply spent."),
   })
   .meta({ id: 'JobMessage' });
 export type JobMessage = z.infer<typeof JobMessageSchema>;
@@ -74,6 +131,9 @@ export const JobSchema = z
       .describe(
         'Whether the run that answered the latest prompt committed a change; null while the job is active. A completed job that changed nothing says why in `reply`.',
       ),
+    usage: UsageSchema.optional().describe(
+      'What all runs of the job spent so far, failed and retried attempts included; absent before the first run ends.',
+    ),
   })
   .meta({ id: 'Job' });
 export type Job = z.infer<typeof JobSchema>;

@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import { readGap, readGaps } from '../assistant/gaps/index.js';
 import { conflict, notFound } from '../core/errors.js';
 import type { JobService } from '../engine/job-service.js';
-import { JobListQuerySchema, PromptBodySchema } from '../protocol/agent-job.js';
+import { CreateJobBodySchema, JobListQuerySchema, PromptBodySchema } from '../protocol/agent-job.js';
+import { budgetFromFields } from '../core/usage.js';
 import { GapsQuerySchema, type GapsIssue } from '../protocol/feedback.js';
 import type { ProjectRow, Store } from '../store/index.js';
 import { requireKey, type AuthVariables } from './auth.js';
@@ -69,8 +70,10 @@ export function agentRoutes({ store, jobs, rateLimits, refreshGapsIssue }: Agent
 
   app.post('/job', async (c) => {
     const projectId = c.req.param('projectId') as string;
-    const { prompt } = await readJson(c, PromptBodySchema);
-    const { value, headers } = await counted('job-create', projectId, () => jobs.create(projectId, prompt));
+    const { prompt, budget } = await readJson(c, CreateJobBodySchema);
+    const { value, headers } = await counted('job-create', projectId, () =>
+      jobs.create(projectId, prompt, { budget: budgetFromFields(budget) }),
+    );
     return c.json(value, 201, headers);
   });
 

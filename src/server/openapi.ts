@@ -5,6 +5,9 @@ import {
   JobSchema,
   JobStatusSchema,
   PromptBodySchema,
+  BudgetSchema,
+  CreateJobBodySchema,
+  UsageSchema,
 } from '../protocol/agent-job.js';
 import { AssistantRequestV1Schema, AssistantRequestV2Schema } from '../protocol/assistant.js';
 import { ErrorBodySchema } from '../protocol/error.js';
@@ -24,6 +27,9 @@ const schemas = {
   JobStatus: JobStatusSchema,
   JobMessage: JobMessageSchema,
   PromptBody: PromptBodySchema,
+  CreateJobBody: CreateJobBodySchema,
+  Budget: BudgetSchema,
+  Usage: UsageSchema,
   Error: ErrorBodySchema,
   AssistantRequestV2: AssistantRequestV2Schema,
   AssistantRequestV1: AssistantRequestV1Schema,
@@ -81,7 +87,7 @@ export function openApiDocument(version = '0.1.0') {
         post: {
           summary: 'Create an agent job',
           parameters: [projectId],
-          requestBody: promptBody,
+          requestBody: { required: true, content: json('CreateJobBody') },
           responses: {
             '201': { description: 'The new job (active)', content: json('Job') },
             ...errors(400, 401, 403, 404, 413, 429),

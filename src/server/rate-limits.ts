@@ -151,7 +151,8 @@ export class RateLimits {
 
   private entry(name: string): { limiter: RateLimiterAbstract; rule: RateLimitRule } {
     const entry = this.limiters.get(name);
-    if (!entry) throw new Error(`Unknown rate limit ${name}`);
+    if (!entry)
+      throw new DocwrightError('internal_error', `Unknown rate limit ${name}`, { retryable: false });
     return entry;
   }
 

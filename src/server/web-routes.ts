@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
+import { DocwrightError } from '../core/errors.js';
 
 /**
  * The chat page and the embeddable widget: static files from
@@ -92,7 +93,10 @@ function readWebFile(file: string): WebFile {
   const body = readFileSync(new URL(file, WEB_DIR), 'utf8');
   const extension = file.slice(file.lastIndexOf('.') + 1);
   const contentType = CONTENT_TYPES[extension];
-  if (!contentType) throw new Error(`web/${file}: no content type for .${extension}`);
+  if (!contentType)
+    throw new DocwrightError('internal_error', `web/${file}: no content type for .${extension}`, {
+      retryable: false,
+    });
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   const headers = extension === 'html' ? PAGE_HEADERS : ASSET_HEADERS;
   return { body, headers: { ...headers, 'content-type': contentType, etag } };

@@ -8,12 +8,12 @@ import { Assistant } from '../assistant/assistant.js';
 import { readGap, readGaps } from '../assistant/gaps/index.js';
 import { DocsIndexes } from '../assistant/docs-indexes.js';
 import { SectionEmbedder } from '../assistant/embeddings.js';
-import { embeddingModel, languageModel, providerSecrets } from '../models/models.js';
+import { checkModelCredentials, embeddingModel, languageModel, providerSecrets } from '../models/models.js';
+import type { EmbeddingModel } from 'ai';
 import { createAgentResolver } from '../agent/registry.js';
 import {
   createGitHubAccess,
   createGitHubBot,
-  createPullRequestBody,
   type GitHubAccessOptions,
   type GitHubBot,
 } from '../bot/index.js';
@@ -32,7 +32,7 @@ import { RateLimits } from '../server/rate-limits.js';
 import { startThreadRetention } from './thread-retention.js';
 import { startWeekly } from './weekly.js';
 import { openDocsChanges, type DocsChanges } from '../store/docs-changes.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, type StorageFault, type Store } from '../store/index.js';
 
 export interface Service {
   config: Config;
@@ -74,96 +74,21 @@ export interface ServiceOverrides {
 }
 
 /**
- * Wires the embedded service from its parts (the worker and the API receive their
- * adapters, they never construct them). The worker is created but not started.
+ * Wires the embedded service from its parts (the worker and the API receive their adapters, they
+ * never construct them), in order: the settings that must work before anything opens, the store
+ * and its metrics, where repositories and docs are read, the job engine, GitHub, then the HTTP
+ * app. Nothing is used before it exists. The worker is created but not started.
  */
 export async function createService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
-  // The configured secrets are redacted by value wherever text is stored, shown or logged.
-  redactConfiguredSecrets([
-    config.github.webhookSecret,
-    config.github.token,
-    config.github.privateKey,
-    ...providerSecrets(config.providers),
-    config.metrics?.token ?? undefined,
-  ]);
   const logger =
     overrides.logger ??
     createLogger({ level: config.logLevel, ...(config.logFormat ? { format: config.logFormat } : {}) });
-  // Fail at start, in words, when the configured model cannot be used (a missing API key).
-  languageModel(config.model, config.providers);
-  // The embedding model too, before anything is opened: a local one is loaded (and its packages
-  // found) now, a hub model downloaded into the data dir.
-  const embedding = config.embeddingModel
-    ? await embeddingModel(config.embeddingModel, config.providers, {
-        local: { cacheDir: path.join(config.dataDir, 'models') },
-      })
-    : undefined;
-  // The metrics read the job counts from the store when scraped, and count its faults as they come.
-  const metrics = config.metrics ? new Metrics(() => store.jobs.stats()) : null;
-  const store =
-    overrides.store ??
-    (await openStore(
-      { dataDir: config.dataDir, databaseUrl: config.databaseUrl },
-      {
-        logger: logger.child({ component: 'store' }),
-        onFault: (fault) => metrics?.storageFaults.inc({ fault }),
-      },
-    ));
-  // Each project's repository goes to the forge stored with it: local git, or GitHub (the app's
-  // installation, or the token).
-  const githubAccess = createGitHubAccess({
-    github: config.github,
-    store,
-    logger,
-    metrics,
-    ...overrides.github,
-  });
-  const forge =
-    overrides.forge ??
-    new ForgeRouter({
-      local: new LocalGitForge(),
-      github: githubAccess?.forge ?? null,
-      forgeOf: (repository) => store.projects.forgeOf(repository),
-    });
-  // Hybrid retrieval only when an embedding model is configured; offline, search is full-text.
-  const embedder =
-    embedding && config.embeddingModel
-      ? new SectionEmbedder(embedding, config.embeddingModel, store.sectionEmbeddings)
-      : undefined;
-  const indexes = new DocsIndexes({ forge, logger, embedder });
-  // Each replica keeps its own index; the store carries the news of a change to all of them.
-  const docsChanges = await openDocsChanges(store.database, logger);
-  docsChanges.subscribe((projectId) => indexes.invalidate(projectId));
-  const worker = new Worker({
-    store,
-    forge,
-    agentFor:
-      overrides.agentFor ??
-      createAgentResolver(config.providers, { budgets: { maxWallTimeMs: config.runTimeMs } }),
-    logger,
-    concurrency: config.workers,
-    leaseMs: config.leaseMs,
-    outputBudget: config.outputBudget,
-    onRunRecorded: ({ jobId, projectId, succeeded, durationMs }) => {
-      metrics?.runDuration.observe({ outcome: succeeded ? 'completed' : 'failed' }, durationMs / 1000);
-      if (succeeded) void docsChanges.publish(projectId);
-      github?.watcher.notify(jobId);
-    },
-    ...overrides.worker,
-    onRetry: ({ durationMs }) => {
-      metrics?.runDuration.observe({ outcome: 'retry' }, durationMs / 1000);
-      metrics?.retries.inc();
-    },
-    ...(githubAccess ? { pullRequestBody: createPullRequestBody(store, config.github.hosts.webUrl) } : {}),
-  });
-  const jobs = new JobService({
-    store,
-    forge,
-    defaultModel: config.model,
-    onQueued: () => worker.wake(),
-    onArchived: (jobId) => worker.cancel(jobId),
-    ...(overrides.now ? { now: overrides.now } : {}),
-  });
+  const embedding = await checkSettings(config);
+  const { store, metrics } = await openStorage(config, overrides, logger);
+  const sources = await openSources(config, overrides, { store, metrics, logger }, embedding);
+  const { forge, indexes, docsChanges, githubAccess } = sources;
+  const engine = createEngine(config, overrides, { store, metrics, logger, forge, docsChanges });
+  const { worker, jobs } = engine;
   const github = githubAccess
     ? createGitHubBot(githubAccess, {
         github: config.github,
@@ -178,28 +103,19 @@ export async function createService(config: Config, overrides: ServiceOverrides 
         ...(overrides.now ? { now: overrides.now } : {}),
       })
     : null;
-  const hour = 3600;
-  const rateLimits = new RateLimits(store.database, {
-    'job-create': { points: config.jobRateLimit, durationSeconds: hour },
-    'job-message': { points: config.jobRateLimit, durationSeconds: hour },
-    'assistant-key': { points: config.assistantLimits.keyPerMonth, durationSeconds: 30 * 24 * hour },
-    'assistant-org': { points: config.assistantLimits.projectPerHour, durationSeconds: hour },
-    'assistant-ip': { points: config.assistantLimits.ipPerDay, durationSeconds: 24 * hour },
-    // Reports on pages through the MCP server, per project: enough for readers, not for a flood.
-    'page-feedback': { points: 100, durationSeconds: hour },
-  });
-  const answererFor = overrides.answererFor ?? createAnswererResolver(config, logger);
+  // A recorded run updates the job's status comments on GitHub.
+  if (github) engine.onRunRecorded((jobId) => github.watcher.notify(jobId));
   const assistant = new Assistant({
     store,
     indexes,
-    answererFor: (project) => answererFor(project.model ?? config.model),
-    embedder,
+    answererFor: answererOfProjects(config, overrides, logger),
+    embedder: sources.embedder,
     logger,
   });
   const app = createApp({
     store,
     jobs,
-    rateLimits,
+    rateLimits: rateLimitsOf(config, store),
     logger,
     assistant,
     trustProxy: config.trustProxy,
@@ -240,6 +156,159 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       await store.close();
     },
   };
+}
+
+/**
+ * What must work before anything is opened, failing the start in words: the configured secrets
+ * are registered for redaction, the model's provider has its credentials, and the embedding model
+ * loads (a local one now, a hub model downloaded into the data dir).
+ */
+async function checkSettings(config: Config): Promise<EmbeddingModel | undefined> {
+  // The configured secrets are redacted by value wherever text is stored, shown or logged.
+  redactConfiguredSecrets([
+    config.github.webhookSecret,
+    config.github.token,
+    config.github.privateKey,
+    ...providerSecrets(config.providers),
+    config.metrics?.token ?? undefined,
+  ]);
+  // The service signs Bedrock requests with whatever the AWS credential chain finds when no key is
+  // set (a profile, web identity, a task or instance role), asked now so that finding none stops the start.
+  config.providers.bedrock = { ...config.providers.bedrock, credentialChain: true };
+  languageModel(config.model, config.providers);
+  await checkModelCredentials(config.model, config.providers);
+  return config.embeddingModel
+    ? embeddingModel(config.embeddingModel, config.providers, {
+        local: { cacheDir: path.join(config.dataDir, 'models') },
+      })
+    : undefined;
+}
+
+/** The store, and the metrics that read the job counts from it and count its faults as they come. */
+async function openStorage(
+  config: Config,
+  overrides: ServiceOverrides,
+  logger: Logger,
+): Promise<{ store: Store; metrics: Metrics | null }> {
+  let countFault: ((fault: StorageFault) => void) | undefined;
+  const store =
+    overrides.store ??
+    (await openStore(
+      { dataDir: config.dataDir, databaseUrl: config.databaseUrl },
+      { logger: logger.child({ component: 'store' }), onFault: (fault) => countFault?.(fault) },
+    ));
+  const metrics = config.metrics ? new Metrics(() => store.jobs.stats()) : null;
+  if (metrics) countFault = (fault) => metrics.storageFaults.inc({ fault });
+  return { store, metrics };
+}
+
+/**
+ * Where repositories and docs are read: each project's repository through the forge stored with
+ * it (local git, or GitHub through the app's installation or the token), the docs indexes, and the
+ * news of a project's docs changing, which every replica's indexes follow.
+ */
+async function openSources(
+  config: Config,
+  overrides: ServiceOverrides,
+  { store, metrics, logger }: { store: Store; metrics: Metrics | null; logger: Logger },
+  embedding: EmbeddingModel | undefined,
+) {
+  const githubAccess = createGitHubAccess({
+    github: config.github,
+    store,
+    logger,
+    metrics,
+    ...overrides.github,
+  });
+  const forge =
+    overrides.forge ??
+    new ForgeRouter({
+      local: new LocalGitForge(),
+      github: githubAccess?.forge ?? null,
+      forgeOf: (repository) => store.projects.forgeOf(repository),
+    });
+  // Hybrid retrieval only when an embedding model is configured; offline, search is full-text.
+  const embedder =
+    embedding && config.embeddingModel
+      ? new SectionEmbedder(embedding, config.embeddingModel, store.sectionEmbeddings)
+      : undefined;
+  const indexes = new DocsIndexes({ forge, logger, embedder });
+  const docsChanges = await openDocsChanges(store.database, logger);
+  docsChanges.subscribe((projectId) => indexes.invalidate(projectId));
+  return { githubAccess, forge, embedder, indexes, docsChanges };
+}
+
+/**
+ * The job engine: the worker pool and the job service in front of it. What happens when a run is
+ * recorded (metrics, the docs indexes, and whoever subscribes: GitHub's status comments) is told
+ * through `onRunRecorded`, so the engine is built before what listens to it.
+ */
+function createEngine(
+  config: Config,
+  overrides: ServiceOverrides,
+  parts: { store: Store; metrics: Metrics | null; logger: Logger; forge: Forge; docsChanges: DocsChanges },
+) {
+  const { store, metrics, logger, forge, docsChanges } = parts;
+  const listeners: ((jobId: string) => void)[] = [];
+  const worker = new Worker({
+    store,
+    forge,
+    agentFor:
+      overrides.agentFor ??
+      createAgentResolver(config.providers, { budgets: { maxWallTimeMs: config.runTimeMs } }),
+    logger,
+    concurrency: config.workers,
+    leaseMs: config.leaseMs,
+    outputBudget: config.outputBudget,
+    defaultBudget: config.jobBudget,
+    prices: config.prices,
+    githubWebUrl: config.github.hosts.webUrl,
+    onRunRecorded: ({ jobId, projectId, succeeded, durationMs, usage }) => {
+      metrics?.runDuration.observe({ outcome: succeeded ? 'completed' : 'failed' }, durationMs / 1000);
+      if (usage) metrics?.recordUsage(usage);
+      if (succeeded) void docsChanges.publish(projectId);
+      for (const listener of listeners) listener(jobId);
+    },
+    ...overrides.worker,
+    onRetry: ({ durationMs, usage }) => {
+      metrics?.runDuration.observe({ outcome: 'retry' }, durationMs / 1000);
+      if (usage) metrics?.recordUsage(usage);
+      metrics?.retries.inc();
+    },
+  });
+  const jobs = new JobService({
+    store,
+    forge,
+    defaultModel: config.model,
+    onQueued: () => worker.wake(),
+    onArchived: (jobId) => worker.cancel(jobId),
+    ...(overrides.now ? { now: overrides.now } : {}),
+  });
+  return { worker, jobs, onRunRecorded: (listener: (jobId: string) => void) => listeners.push(listener) };
+}
+
+/** The request limits of the API: jobs per project, the assistant per key, project and address. */
+function rateLimitsOf(config: Config, store: Store): RateLimits {
+  const hour = 3600;
+  return new RateLimits(store.database, {
+    'job-create': { points: config.jobRateLimit, durationSeconds: hour },
+    'job-message': { points: config.jobRateLimit, durationSeconds: hour },
+    'assistant-key': { points: config.assistantLimits.keyPerMonth, durationSeconds: 30 * 24 * hour },
+    'assistant-org': { points: config.assistantLimits.projectPerHour, durationSeconds: hour },
+    'assistant-ip': { points: config.assistantLimits.ipPerDay, durationSeconds: 24 * hour },
+    // Reports on pages through the MCP server, per project: enough for readers, not for a flood.
+    'page-feedback': { points: 100, durationSeconds: hour },
+  });
+}
+
+/** The assistant's answerer of a project: its own model, else the server's. */
+function answererOfProjects(
+  config: Config,
+  overrides: ServiceOverrides,
+  logger: Logger,
+): (project: { model: string | null }) => Answerer {
+  const answererFor = overrides.answererFor ?? createAnswererResolver(config, logger);
+  return (project) => answererFor(project.model ?? config.model);
 }
 
 /** Extractive answers for `builtin`; a model through the AI SDK otherwise (one answerer per model). */

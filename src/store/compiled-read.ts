@@ -1,4 +1,5 @@
 import type { Compilable } from 'kysely';
+import { DocwrightError } from '../core/errors.js';
 import type { OpenDatabase } from './database.js';
 
 /**
@@ -20,12 +21,11 @@ export function compiledRead<Args extends unknown[], Row>(
   placeholders: Args,
 ): (...args: Args) => Promise<Row[]> {
   if (new Set(placeholders).size !== placeholders.length) {
-    throw new Error('compiledRead needs distinct placeholders to tell the parameters apart');
+    throw misuse('compiledRead needs distinct placeholders to tell the parameters apart');
   }
   const compiled = build(...placeholders).compile();
   const positions = compiled.parameters.map((value) => placeholders.indexOf(value));
-  if (positions.includes(-1))
-    throw new Error('compiledRead: the query holds a value that is not a placeholder');
+  if (positions.includes(-1)) throw misuse('compiledRead: the query holds a value that is not a placeholder');
   const values = (args: Args) => positions.map((at) => args[at]);
 
   const throughKysely = async (args: Args) =>
@@ -46,4 +46,9 @@ export function compiledRead<Args extends unknown[], Row>(
     if (sqlite.inTransaction) return throughKysely(args);
     return reads.run(() => named(statement.all(values(args)) as unknown[][]));
   };
+}
+
+/** A query written wrong in docwright's own code: it fails the same way on every call. */
+function misuse(message: string): DocwrightError {
+  return new DocwrightError('internal_error', message, { retryable: false });
 }

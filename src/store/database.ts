@@ -2,6 +2,7 @@ import path from 'node:path';
 import { SQLite, type SqliteDatabase } from '../core/sqlite.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { DocwrightError } from '../core/errors.js';
 import { ensurePrivateFile, ensurePrivateFolder } from '../core/private-files.js';
 import { faultNaming } from './fault-naming-dialect.js';
 import { migrationProvider } from './migrations.js';
@@ -123,7 +124,11 @@ async function openPostgresDatabase(
   try {
     await pool.query('select 1').catch((error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`Cannot connect to PostgreSQL at ${describeServer(connectionString)}: ${reason}`);
+      throw new DocwrightError(
+        'unavailable',
+        `Cannot connect to PostgreSQL at ${describeServer(connectionString)}: ${reason}`,
+        { cause: error },
+      );
     });
     await migrate(db);
     await createRateLimitTable(db);
@@ -176,6 +181,9 @@ async function migrate(db: Kysely<Database>): Promise<void> {
   if (error || failed) {
     const reason =
       error instanceof Error ? error.message : `migration ${failed?.migrationName ?? 'unknown'} failed`;
-    throw new Error(`Database migration failed: ${reason}`);
+    throw new DocwrightError('internal_error', `Database migration failed: ${reason}`, {
+      retryable: false,
+      cause: error,
+    });
   }
 }

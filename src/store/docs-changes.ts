@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { retryDelayMs } from '../core/backoff.js';
+import { DocwrightError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { OpenDatabase, OpenPostgresDatabase } from './database.js';
 
@@ -100,7 +101,7 @@ class PostgresDocsChanges extends LocalDocsChanges {
       if (message.channel === DOCS_CHANGED_CHANNEL && message.payload) this.emit(message.payload);
     });
     client.on('error', (error) => this.lost(client, error));
-    client.on('end', () => this.lost(client, new Error('connection ended')));
+    client.on('end', () => this.lost(client, new DocwrightError('unavailable', 'connection ended')));
     try {
       await client.connect();
       await client.query(`listen ${DOCS_CHANGED_CHANNEL}`);

@@ -25,6 +25,8 @@ export type {
   RunOutcome,
 } from './jobs.js';
 export { type ProjectRow } from './projects.js';
+export type { JobServiceStore } from './job-records.js';
+export { MemoryStore, type ImportedJob } from './memory-jobs.js';
 export { acceptsMessage } from './job-states.js';
 export { projectWritable } from './project-writable.js';
 export type { SectionEmbeddingStore } from './section-embeddings.js';

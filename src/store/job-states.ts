@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, ExpressionWrapper, SqlBool } from 'kysely';
+import { DocwrightError } from '../core/errors.js';
 import type { JobStatus } from '../protocol/agent-job.js';
 import type { Database } from './schema.js';
 
@@ -54,7 +55,9 @@ export function statusAfter(event: 'message' | 'archive'): JobStatus {
   const targets = new Set(JOB_TRANSITIONS.filter((t) => t.event === event).map((t) => t.to));
   const [target] = targets;
   if (targets.size !== 1 || target === undefined)
-    throw new Error(`${event} leads to ${targets.size} statuses`);
+    throw new DocwrightError('internal_error', `${event} leads to ${targets.size} statuses`, {
+      retryable: false,
+    });
   return target;
 }
 

@@ -6,11 +6,13 @@ import {
   type Selectable,
   type SqlBool,
 } from 'kysely';
-import { conflict, notFound } from '../core/errors.js';
+import { notFound } from '../core/errors.js';
 import { redactSecrets } from '../core/redact.js';
+import { addUsage, NO_USAGE, parseUsage, type JobBudget, type Usage } from '../core/usage.js';
 import { compiledRead } from './compiled-read.js';
 import type { OpenDatabase } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
+import { jobNotFound, jobTakesNoMessage, newJobRow, replyMessage, requestMessage } from './job-records.js';
 import { acceptsMessage, nextStatus, runEnd, runnable, statusAfter, statusesAllowing } from './job-states.js';
 import type { Database, JobMessageTable, JobTable } from './schema.js';
 import { rowInsert, type SqliteWriteBatch } from './write-batch.js';
@@ -34,9 +36,10 @@ export type JobReadRow = Pick<
   | 'archived_at'
   | 'updated_at'
   | 'error'
+  | 'usage'
 >;
 /** The columns of a job's message the API shows. */
-export type JobMessageReadRow = Pick<JobMessageRow, 'role' | 'content' | 'created_at' | 'changed'>;
+export type JobMessageReadRow = Pick<JobMessageRow, 'role' | 'content' | 'created_at' | 'changed' | 'usage'>;
 
 /** A job joined with one of its messages (the message's columns null for a job without messages). */
 type JobWithMessageRow = JobReadRow & {
@@ -44,6 +47,7 @@ type JobWithMessageRow = JobReadRow & {
   message_content: string | null;
   message_created_at: string | null;
   message_changed: number | null;
+  message_usage: string | null;
 };
 
 export interface NewJob {
@@ -53,6 +57,8 @@ export interface NewJob {
   repositoryUrl: string;
   branch: string;
   prompt: string;
+  /** The limits the job was asked with, beside the project's and the server's. */
+  budget?: JobBudget;
 }
 
 /**
@@ -87,9 +93,18 @@ export interface RunOutcome {
   changed?: boolean;
   /** Set when the run failed: the reason, in words. */
   error?: string;
+  /** What this attempt spent (the job's total grows by it). */
+  usage?: Usage;
+  /** What the whole run spent, earlier attempts included (shown beside its reply). */
+  runUsage?: Usage;
 }
 
 const iso = (date: Date) => date.toISOString();
+
+/** The stored usage plus what a run spent. Only the lease's holder writes it, so read-then-write is safe. */
+function addedUsage(stored: string | null, usage: Usage): string {
+  return JSON.stringify(addUsage(parseUsage(stored) ?? NO_USAGE, usage));
+}
 
 // A new job and its first message as written on SQLite through the group commit.
 const JOB_COLUMNS = [
@@ -108,6 +123,9 @@ const JOB_COLUMNS = [
   'lease_expires_at',
   'attempts',
   'branch_head',
+  'usage',
+  'run_usage',
+  'budget',
 ] as const satisfies readonly (keyof JobRow)[];
 const MESSAGE_COLUMNS = [
   'job_id',
@@ -116,6 +134,7 @@ const MESSAGE_COLUMNS = [
   'created_at',
   'state',
   'changed',
+  'usage',
 ] as const satisfies readonly (keyof JobMessageRow)[];
 // A column added to the table without a place in JOB_COLUMNS fails to compile here.
 const everyJobColumn: Exclude<keyof JobRow, (typeof JOB_COLUMNS)[number]> extends never ? true : never = true;
@@ -160,10 +179,12 @@ export class JobStore {
             'jobs.archived_at',
             'jobs.updated_at',
             'jobs.error',
+            'jobs.usage',
             'job_messages.role as message_role',
             'job_messages.content as message_content',
             'job_messages.created_at as message_created_at',
             'job_messages.changed as message_changed',
+            'job_messages.usage as message_usage',
           ])
           .where('jobs.id', '=', id)
           .where('jobs.project_id', '=', projectId)
@@ -173,33 +194,8 @@ export class JobStore {
   }
 
   async create(job: NewJob, now = new Date()): Promise<JobRow> {
-    const row: JobRow = {
-      id: job.id,
-      project_id: job.projectId,
-      status: 'active',
-      model: job.model,
-      repository_url: job.repositoryUrl,
-      branch: job.branch,
-      pr_link: null,
-      error: null,
-      created_at: iso(now),
-      updated_at: iso(now),
-      archived_at: null,
-      lease_owner: null,
-      lease_expires_at: null,
-      attempts: 0,
-      branch_head: null,
-    };
-    // Requests and replies are stored redacted: a key pasted into a request must neither sit in the
-    // database nor come back through the API, the thread or the agent's next prompt.
-    const message = {
-      job_id: job.id,
-      role: 'user',
-      content: redactSecrets(job.prompt),
-      created_at: iso(now),
-      state: 'pending',
-      changed: null,
-    } as const;
+    const row = newJobRow(job, now);
+    const message = requestMessage(job.id, job.prompt, now);
     if (this.writes) {
       // Concurrent creates (and the rate-limit counts of their requests) share one commit; each
       // caller is answered once that commit is in the WAL, as with a transaction of its own.
@@ -263,6 +259,7 @@ export class JobStore {
       archived_at: first.archived_at,
       updated_at: first.updated_at,
       error: first.error,
+      usage: first.usage,
     };
     const messages: JobMessageReadRow[] = [];
     for (const row of rows) {
@@ -273,6 +270,7 @@ export class JobStore {
         content: row.message_content!,
         created_at: row.message_created_at!,
         changed: row.message_changed,
+        usage: row.message_usage,
       });
     }
     return { job, messages };
@@ -344,14 +342,7 @@ export class JobStore {
       }
       await trx
         .insertInto('job_messages')
-        .values({
-          job_id: id,
-          role: 'user',
-          content: redactSecrets(prompt),
-          created_at: iso(now),
-          state: 'pending',
-          changed: null,
-        })
+        .values(requestMessage(id, prompt, now))
         .execute();
       return trx.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     });
@@ -493,11 +484,29 @@ export class JobStore {
     return this.db.transaction().execute(async (trx) => {
       const held = await trx
         .updateTable('jobs')
-        .set({ updated_at: iso(now), lease_owner: null, lease_expires_at: null, attempts: 0 })
+        .set({
+          updated_at: iso(now),
+          lease_owner: null,
+          lease_expires_at: null,
+          attempts: 0,
+          run_usage: null,
+        })
         .where('id', '=', id)
         .where('lease_owner', '=', owner)
         .executeTakeFirst();
       if (held.numUpdatedRows === 0n) return false;
+      if (outcome.usage) {
+        const { usage } = await trx
+          .selectFrom('jobs')
+          .select('usage')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        await trx
+          .updateTable('jobs')
+          .set({ usage: addedUsage(usage, outcome.usage) })
+          .where('id', '=', id)
+          .execute();
+      }
       if (outcome.handledMessageIds.length > 0) {
         await trx
           .updateTable('job_messages')
@@ -507,14 +516,7 @@ export class JobStore {
       }
       await trx
         .insertInto('job_messages')
-        .values({
-          job_id: id,
-          role: 'agent',
-          content: redactSecrets(outcome.reply),
-          created_at: iso(now),
-          state: null,
-          changed: outcome.changed === undefined ? null : outcome.changed ? 1 : 0,
-        })
+        .values(replyMessage(id, outcome, now))
         .execute();
       const { count } = await trx
         .selectFrom('job_messages')
@@ -542,15 +544,36 @@ export class JobStore {
     });
   }
 
-  /** Gives the job back after a transient error: it is claimable again after `delayMs`. */
-  async releaseForRetry(id: string, owner: string, delayMs: number, at?: Date): Promise<void> {
+  /**
+   * Gives the job back after a transient error: it is claimable again after `delayMs`. What the
+   * failed attempt spent is added to the job's usage and kept as the run's, so the retry starts
+   * its budget where this attempt left it.
+   */
+  async releaseForRetry(
+    id: string,
+    owner: string,
+    delayMs: number,
+    at?: Date,
+    spent?: { attempt: Usage; run: Usage },
+  ): Promise<void> {
     const now = await this.leaseClock(at);
+    const stored = spent
+      ? await this.db
+          .selectFrom('jobs')
+          .select('usage')
+          .where('id', '=', id)
+          .where('lease_owner', '=', owner)
+          .executeTakeFirst()
+      : undefined;
     await this.db
       .updateTable('jobs')
       .set({
         lease_owner: null,
         lease_expires_at: iso(new Date(now.getTime() + delayMs)),
         updated_at: iso(now),
+        ...(spent && stored
+          ? { usage: addedUsage(stored.usage, spent.attempt), run_usage: JSON.stringify(spent.run) }
+          : {}),
       })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
@@ -596,14 +619,4 @@ export class JobStore {
       .where('lease_owner', '=', owner)
       .execute();
   }
-}
-
-function jobNotFound(projectId: string, id: string) {
-  return notFound(`Job ${id} not found in project ${projectId}`);
-}
-
-function jobTakesNoMessage(id: string) {
-  return conflict(`Job ${id} is archived and takes no more messages; create a new job instead`, {
-    retryable: false,
-  });
 }

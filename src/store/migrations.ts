@@ -2,6 +2,7 @@ import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely
 import { autoIncrementKey, binaryType } from './dialect.js';
 import { pageFeedbackMigration } from './migration-0011-page-feedback.js';
 import { gapsIssuesMigration } from './migration-0012-gaps-issues.js';
+import { usageMigration } from './migration-0013-usage.js';
 
 /**
  * Migrations live in code (not files found at run time) so the same list works from `lib/`, from
@@ -309,6 +310,7 @@ const migrations: Record<string, Migration> = {
   },
   '0011_page_feedback': pageFeedbackMigration,
   '0012_gaps_issues': gapsIssuesMigration,
+  '0013_usage': usageMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { budgetFields, type JobBudget } from '../core/usage.js';
 import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
 import { compiledRead } from './compiled-read.js';
 import type { OpenDatabase } from './database.js';
@@ -26,6 +27,8 @@ export interface NewProject {
   /** The GitHub host of a `github` project (`hostOf(config.github.hosts)`). */
   host?: string;
   installationId?: number | null;
+  /** Limits of the project's jobs (`budget:` in the settings). */
+  budget?: JobBudget;
 }
 
 export interface GitHubProjectInput {
@@ -78,6 +81,7 @@ export class ProjectStore {
       host: project.host ?? '',
       installation_id: project.installationId ?? null,
       writable: joinWritable(project.writable ?? []),
+      budget: budgetText(project.budget),
     };
     await this.db.insertInto('projects').values(row).execute();
     return row;
@@ -236,6 +240,7 @@ export class ProjectStore {
       docsFramework?: string | null;
       model: string | null;
       writable: readonly string[];
+      budget?: JobBudget;
     },
   ): Promise<void> {
     await this.db
@@ -246,6 +251,7 @@ export class ProjectStore {
         docs_framework: settings.docsFramework ?? null,
         model: settings.model,
         writable: joinWritable(settings.writable),
+        budget: budgetText(settings.budget),
       })
       .where('id', '=', projectId)
       .execute();
@@ -277,4 +283,9 @@ export class ProjectStore {
 /** The `writable:` globs as the projects table stores them (one a line; null for none). */
 function joinWritable(globs: readonly string[]): string | null {
   return globs.length === 0 ? null : globs.join('\n');
+}
+
+/** A budget as the projects table keeps it: JSON of the settings' names, null for no limit set. */
+function budgetText(budget: JobBudget | undefined): string | null {
+  return budget && Object.keys(budget).length > 0 ? JSON.stringify(budgetFields(budget)) : null;
 }

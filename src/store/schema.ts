@@ -26,6 +26,8 @@ export interface ProjectTable {
    * repository's `writable:` setting); null for none.
    */
   writable: string | null;
+  /** The settings' `budget:` as JSON (`{ max_turns, max_tokens, max_cost }`); null for none. */
+  budget: string | null;
 }
 
 export interface ApiKeyTable {
@@ -61,6 +63,12 @@ export interface JobTable {
   attempts: Generated<number>;
   /** The job branch's head after its last run (null before the first commit). */
   branch_head: string | null;
+  /** What every run and attempt of the job spent, as JSON (core/usage.ts); null before the first. */
+  usage: string | null;
+  /** What earlier attempts of the unfinished run spent, as JSON; null when no run is half done. */
+  run_usage: string | null;
+  /** The limits the job was created with, as JSON (`{ max_turns, max_tokens, max_cost }`); null for none. */
+  budget: string | null;
 }
 
 export interface JobMessageTable {
@@ -73,6 +81,8 @@ export interface JobMessageTable {
   state: 'pending' | 'handled' | null;
   /** For the agent's replies: 1 when the run behind it committed a change, 0 when not; null otherwise. */
   changed: number | null;
+  /** For the agent's replies: what the run behind it spent, as JSON; null otherwise. */
+  usage: string | null;
 }
 
 export interface AssistantThreadTable {

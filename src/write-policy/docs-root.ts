@@ -1,3 +1,4 @@
+import { DocwrightError } from '../core/errors.js';
 import { unsafePathReason } from './repository-path.js';
 
 declare const docsRootBrand: unique symbol;
@@ -13,8 +14,11 @@ export type DocsRoot = string & { readonly [docsRootBrand]: true };
 const REPOSITORY_ROOT = '' as DocsRoot;
 
 /** A docs root that cannot be one: outside the repository, in `.github/`, and so on. */
-export class InvalidDocsRootError extends Error {
+export class InvalidDocsRootError extends DocwrightError {
   override readonly name = 'InvalidDocsRootError';
+  constructor(message: string) {
+    super('invalid_request', message, { retryable: false });
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
  * here hold whatever the docs root is; the write policy (./write-policy.ts) adds the rest.
  */
 import path from 'node:path';
+import { badRequest } from '../core/errors.js';
 
 /**
  * Characters that render like `/`, `\` or `.`: a path that shows `docs∕..∕x` to a reviewer must not
@@ -21,13 +22,13 @@ const MAX_PATH_LENGTH = 400;
  * absolute paths, `..` segments, empty names and NUL bytes. Used for every overlay key.
  */
 export function normalizePath(file: string): string {
-  if (file.includes('\0')) throw new Error(`Invalid path: ${JSON.stringify(file)}`);
+  if (file.includes('\0')) throw badRequest(`Invalid path: ${JSON.stringify(file)}`);
   const posix = file.replaceAll('\\', '/');
   if (posix.startsWith('/') || /^[a-zA-Z]:/.test(posix))
-    throw new Error(`Absolute paths are not allowed: ${file}`);
-  if (posix.split('/').includes('..')) throw new Error(`Paths may not contain "..": ${file}`);
+    throw badRequest(`Absolute paths are not allowed: ${file}`);
+  if (posix.split('/').includes('..')) throw badRequest(`Paths may not contain "..": ${file}`);
   const normalized = path.posix.normalize(posix).replace(/^\.\//, '').replace(/\/$/, '');
-  if (normalized === '' || normalized === '.') throw new Error(`Invalid path: ${JSON.stringify(file)}`);
+  if (normalized === '' || normalized === '.') throw badRequest(`Invalid path: ${JSON.stringify(file)}`);
   return normalized;
 }
 

@@ -217,6 +217,14 @@ function eventFrame(eventType: string, payload: unknown): Buffer {
   return Buffer.concat([message, crc]);
 }
 
+/** A route's answer in another format than JSON, such as the XML of AWS's query APIs (STS). */
+export class RawReply implements Reply {
+  constructor(
+    readonly contentType: string,
+    readonly body: string,
+  ) {}
+}
+
 function json(value: unknown): Reply {
   return { contentType: 'application/json', body: JSON.stringify(value) };
 }
@@ -228,7 +236,7 @@ function sse(value: unknown): string {
 /**
  * A provider on a loopback socket: model requests of its wire format are answered with the next
  * scripted step (a stream request with `streamed`, in parts), other paths by `routes` (a token
- * endpoint), anything else with 404. Every request is kept.
+ * endpoint, in JSON unless a RawReply), anything else with 404. Every request is kept.
  */
 export async function serveProviderStandIn(
   wire: WireFormat,
@@ -257,8 +265,11 @@ export async function serveProviderStandIn(
       const route = options.routes?.[new URL(entry.url, 'http://x').pathname];
       const kind = wire.route(entry.url, body);
       let reply: Reply | undefined;
-      if (route) reply = json(route(entry));
-      else if (kind === 'stream' && options.streamed) reply = wire.stream(options.streamed, received.length);
+      if (route) {
+        const answer = route(entry);
+        reply = answer instanceof RawReply ? answer : json(answer);
+      } else if (kind === 'stream' && options.streamed)
+        reply = wire.stream(options.streamed, received.length);
       else if (kind === 'generate' && options.steps?.[generated])
         reply = wire.generate(options.steps[generated++]!, generated);
       if (!reply) {

@@ -1,13 +1,10 @@
-import type { GitHubClient } from '../../github/types.js';
-import {
-  DEFAULT_COMMAND,
-  type AllowedBots,
-  type GitHubApi,
-  type PermissionLevel,
-  type Thread,
-} from '../../github/index.js';
-import type { GitHubHosts } from '../../github/hosts.js';
-import { readRepositoryStart } from '../../github/repository-start.js';
+import { budgetFields, type PriceTable } from '../../core/usage.js';
+import type { GitHubClient } from '../../github-api/types.js';
+import { DEFAULT_COMMAND, type AllowedBots } from '../../github/index.js';
+import { type GitHubApi, type Thread } from '../../github-api/types.js';
+import { type PermissionLevel } from '../../github-api/permission.js';
+import type { GitHubHosts } from '../../github-api/hosts.js';
+import { readRepositoryStart } from '../../github-api/repository-start.js';
 import { SETTINGS_FILE } from '../../github/settings-file.js';
 import type { ModelProviders } from '../../models/models.js';
 import type { ProjectRow } from '../../store/index.js';
@@ -24,6 +21,8 @@ export interface RunnerOptions {
   inputs: Inputs;
   /** Model credentials from the environment the workflow sets from its secrets. */
   providers: ModelProviders;
+  /** Prices per model for the runs' cost and `max-cost`. */
+  prices: PriceTable;
   thread: Thread | null;
   /** Where the engine's log lines go, one JSON line at a time (the step's debug log). */
   debug: (line: string) => void;
@@ -79,6 +78,8 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
     host: new URL(hosts.webUrl).host,
     installation_id: null,
     writable: settings.writable.length === 0 ? null : settings.writable.join('\n'),
+    // The settings' limits; the step's own inputs come with each job it creates, over these.
+    budget: Object.keys(settings.budget).length > 0 ? JSON.stringify(budgetFields(settings.budget)) : null,
   };
   // The engine, the agents and the model SDKs are most of the bundle, in chunks of their own: read and
   // parsed only once GitHub has answered the first question (so a step that stops there never pays

@@ -1,13 +1,14 @@
-import { findPullRequestByHead, type GitHubClient, type RepositoryName } from '../../forge/github.js';
+import { findPullRequestByHead } from '../../forge/github/github-forge.js';
+import type { GitHubClient } from '../../github-api/types.js';
+import type { RepositoryName } from '../../github-api/repository-name.js';
 import type { Forge } from '../../forge/types.js';
 import { readPullRequestBody, type PullRequestConversation } from '../../github/pull-request-body.js';
 import { JOB_TRAILER, parseCommitMessage } from '../../engine/commit-message.js';
-import type { JobMessageRow, JobRow } from '../../store/index.js';
+import type { ImportedJob } from '../../store/index.js';
 
-/** A job as a runner knows it: its row and its messages, oldest first. */
-export interface RunnerJob {
-  row: JobRow;
-  messages: JobMessageRow[];
+/** A job of an earlier workflow run as GitHub shows it, for the runner's store to take in. */
+export interface RecoveredJob {
+  job: ImportedJob;
   /** The threads its pull request's description links to, kept when the description is rewritten. */
   threads: PullRequestConversation['threads'];
 }
@@ -34,8 +35,13 @@ const MAX_COMMITS_READ = 30;
  * (the description quotes every request and links the threads; a closed or merged one means the job
  * was archived, as the App archives it) and the status comment that named it. A job that never
  * changed anything left no branch and no pull request: it continues without earlier messages.
+ * What earlier runs spent is in their own outputs and summaries, not on GitHub, so it starts at none.
  */
-export async function recoverJob(options: RecoverOptions, jobId: string, branch: string): Promise<RunnerJob> {
+export async function recoverJob(
+  options: RecoverOptions,
+  jobId: string,
+  branch: string,
+): Promise<RecoveredJob> {
   const [pullRequest, head] = await Promise.all([
     findPullRequestByHead(options.octokit, options.repository, branch, { state: 'all' }),
     options.forge.resolveRef(options.fullName, branch),
@@ -44,35 +50,25 @@ export async function recoverJob(options: RecoverOptions, jobId: string, branch:
     ? readPullRequestBody(pullRequest.body, options.webUrl)
     : { requests: [], threads: [] };
   const replies = head ? await repliesOnBranch(options, jobId, head) : [];
-  const time = options.now().toISOString();
-  const messages: JobMessageRow[] = [];
-  const turns = Math.max(conversation.requests.length, replies.length);
-  for (let turn = 0; turn < turns; turn += 1) {
+  const turns: ImportedJob['turns'] = [];
+  for (let turn = 0; turn < Math.max(conversation.requests.length, replies.length); turn += 1) {
     const request = conversation.requests[turn];
     const reply = replies[turn];
-    if (request !== undefined) messages.push(message(messages, jobId, 'user', request, time));
-    if (reply !== undefined) messages.push(message(messages, jobId, 'agent', reply, time));
+    if (request !== undefined) turns.push({ role: 'user', content: request });
+    if (reply !== undefined) turns.push({ role: 'agent', content: reply });
   }
-  const archived = pullRequest?.state === 'closed';
   return {
-    row: {
+    job: {
       id: jobId,
-      project_id: options.projectId,
-      status: archived ? 'archived' : 'completed',
+      projectId: options.projectId,
       model: options.model,
-      repository_url: options.repositoryUrl,
+      repositoryUrl: options.repositoryUrl,
       branch,
-      pr_link: pullRequest?.url ?? null,
-      error: null,
-      created_at: time,
-      updated_at: time,
-      archived_at: archived ? time : null,
-      lease_owner: null,
-      lease_expires_at: null,
-      attempts: 0,
-      branch_head: head,
+      turns,
+      prLink: pullRequest?.url ?? null,
+      branchHead: head,
+      archived: pullRequest?.state === 'closed',
     },
-    messages,
     threads: conversation.threads,
   };
 }
@@ -91,22 +87,4 @@ async function repliesOnBranch(options: RecoverOptions, jobId: string, head: str
     sha = commit.parents[0]?.sha;
   }
   return replies;
-}
-
-function message(
-  messages: JobMessageRow[],
-  jobId: string,
-  role: 'user' | 'agent',
-  content: string,
-  time: string,
-): JobMessageRow {
-  return {
-    id: messages.length + 1,
-    job_id: jobId,
-    role,
-    content,
-    created_at: time,
-    state: role === 'user' ? 'handled' : null,
-    changed: role === 'agent' ? 1 : null,
-  };
 }

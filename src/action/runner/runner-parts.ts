@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { createAgentResolver } from '../../agent/registry.js';
 import { createLogger } from '../../core/logger.js';
-import { GitHubForge } from '../../forge/github.js';
-import type { BranchHead } from '../../github/repository-start.js';
+import { GitHubForge } from '../../forge/github/github-forge.js';
+import type { BranchHead } from '../../github-api/repository-start.js';
 import { languageModel } from '../../models/models.js';
 import type { ProjectRow } from '../../store/index.js';
 import { ActionError } from '../action-error.js';
@@ -58,6 +58,7 @@ export function createRunnerJobs(parts: RunnerParts): RunnerJobs {
     run: {
       forge,
       agentFor: createAgentResolver(parts.providers, { budgets: { maxWallTimeMs: inputs.timeoutMs } }),
+      prices: parts.prices,
       logger,
       onRetry: ({ delayMs, error }) =>
         parts.onRetry(

@@ -89,6 +89,10 @@ type Outcome = EditOutcome & { understood: boolean };
  */
 function combineReplies(instructions: string[], outcomes: Outcome[]): string {
   if (outcomes.length === 1) return outcomes[0]?.reply ?? '';
+  // Prose over several lines (a gap's questions, a description) is one request none of whose
+  // lines is an edit: one answer says so, instead of a line per sentence of it.
+  if (outcomes.every((outcome) => !outcome.understood))
+    return `I did not understand the request ("${shorten(instructions[0] ?? '')}" and ${instructions.length - 1} more line${instructions.length === 2 ? '' : 's'}): none of its lines is an edit I can make, so I changed nothing.\n\n${FORMS_LIST}`;
   const lines: string[] = [];
   const details: string[] = [];
   outcomes.forEach((outcome, index) => {

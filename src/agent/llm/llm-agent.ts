@@ -1,7 +1,14 @@
-import { APICallError, generateText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import {
+  APICallError,
+  generateText,
+  RetryError,
+  type LanguageModel,
+  type ModelMessage,
+  type ToolSet,
+} from 'ai';
 import type { CheckProblem } from '../../checks/index.js';
-import { UnrecoverableError } from '../../core/errors.js';
-import { redactSecrets } from '../sanitize.js';
+import { DocwrightError, UnrecoverableError } from '../../core/errors.js';
+import { redactSecrets } from '../../core/redact.js';
 import { createDocsTools } from '../tools/docs-tools.js';
 import { SiteNavigationTool } from '../tools/site-navigation.js';
 import { DocsSearch } from '../tools/docs-search.js';
@@ -11,7 +18,7 @@ import type { Agent, AgentResult, AgentRunInput } from '../types.js';
 import { initialMessages, repairMessage, systemPrompt } from './prompt.js';
 import { composeReply } from './reply.js';
 import { briefSyncRequests } from './sync-brief.js';
-import { DEFAULT_BUDGETS, RunBudget, type AgentBudgets, type BudgetName } from './run-budget.js';
+import { budgetsFor, DEFAULT_BUDGETS, RunBudget, type AgentBudgets, type BudgetName } from './run-budget.js';
 
 export interface LlmAgentOptions {
   /** The AI SDK model (see `languageModel` in src/models/models.ts). */
@@ -48,10 +55,14 @@ export class LlmAgent implements Agent {
       workspace,
       search: new DocsSearch(input.files, guard),
       guard,
-      budget: new RunBudget({ ...DEFAULT_BUDGETS, ...this.options.budgets }, this.options.now),
+      budget: new RunBudget(
+        budgetsFor({ ...DEFAULT_BUDGETS, ...this.options.budgets }, input.budget),
+        this.options.now,
+        input.usage,
+      ),
       input,
     });
-    return session.turn();
+    return session.turn(false);
   }
 }
 
@@ -80,11 +91,20 @@ class AgentSession {
     );
   }
 
-  /** Runs the tool loop until the model answers or a budget stops it. */
-  async turn(): Promise<AgentResult> {
+  /**
+   * Runs the tool loop until the model answers or a limit stops it. A turn a limit cuts short
+   * (turns, tokens, cost) fails the run: its edits are half made and nothing is committed. A
+   * repair the limits leave no room for is not started: the edit stands, its problems listed.
+   */
+  async turn(repairing: boolean): Promise<AgentResult> {
     const { budget, input, workspace } = this.parts;
     let stopped: BudgetName | undefined = budget.exhausted();
-    if (stopped === undefined) stopped = await this.generate();
+    if (stopped !== undefined && stopped !== 'time' && !repairing)
+      throw new UnrecoverableError(budget.failure(stopped));
+    if (stopped === undefined) {
+      stopped = await this.generate();
+      if (stopped !== undefined && stopped !== 'time') throw new UnrecoverableError(budget.failure(stopped));
+    }
     const result: AgentResult = composeReply({
       text: this.report,
       log: workspace.log,
@@ -102,7 +122,7 @@ class AgentSession {
       file: this.parts.guard.docsPath(problem.file) ?? problem.file,
     }));
     this.parts.messages.push(repairMessage(relative));
-    return this.turn();
+    return this.turn(true);
   }
 
   /** One `generateText` call; returns the budget that stopped it, if one did. */
@@ -141,13 +161,45 @@ class AgentSession {
 }
 
 /**
- * A provider's refusal that retrying cannot fix (a bad key, an unknown model: 4xx other than 408,
- * 409 and 429) fails the job in words; anything else is thrown as it is and retried by the worker.
+ * A provider's failure, in words that say what to do. The AI SDK has already retried what may
+ * pass (waiting out a `Retry-After` of up to a minute, within the run's deadline); what is left:
+ * - a refused key or an unknown model fails the job at once with the provider's message;
+ * - a conversation grown past the model's context window fails in words (nothing is committed);
+ * - a rate limit that outlasted the SDK's retries is retryable, carrying its `Retry-After`, so
+ *   the worker tries the run again no sooner than the provider asked;
+ * - anything else is thrown as it is, for the worker's rule of what is retried.
  */
 function providerError(error: unknown): unknown {
-  if (!APICallError.isInstance(error) || error.isRetryable) return error;
-  const status = error.statusCode === undefined ? '' : ` (HTTP ${error.statusCode})`;
+  const last = RetryError.isInstance(error) ? error.lastError : error;
+  if (!APICallError.isInstance(last)) return error;
+  const status = last.statusCode;
+  const said = redactSecrets(last.message);
+  if (CONTEXT_OVERFLOW.test(last.message) || CONTEXT_OVERFLOW.test(last.responseBody ?? ''))
+    return new UnrecoverableError(
+      `The request and the files the model read grew past its context window, so nothing was committed (the provider said: ${said}). Ask for a smaller change, or use a model with a larger context window.`,
+    );
+  if (status === 401 || status === 403)
+    return new UnrecoverableError(
+      `The model provider refused the credentials (HTTP ${status}): ${said}. Check the key or credentials in the provider's environment variables.`,
+    );
+  if (status === 404)
+    return new UnrecoverableError(
+      `The model provider does not know the model or its endpoint (HTTP 404): ${said}. Check the model's name and DOCWRIGHT_MODEL_BASE_URL.`,
+    );
+  if (status === 429) {
+    const retryAfter = last.responseHeaders?.['retry-after'];
+    return new DocwrightError(
+      'rate_limited',
+      `The model provider's rate limit held after retries (HTTP 429): ${said}`,
+      { retryable: true, cause: last, ...(retryAfter ? { headers: { 'Retry-After': retryAfter } } : {}) },
+    );
+  }
+  if (last.isRetryable) return error;
   return new UnrecoverableError(
-    redactSecrets(`The model provider refused the request${status}: ${error.message}`),
+    `The model provider refused the request${status === undefined ? '' : ` (HTTP ${status})`}: ${said}`,
   );
 }
+
+/** How providers word a prompt longer than the model takes (OpenAI, Anthropic, Gemini, Bedrock, Ollama). */
+const CONTEXT_OVERFLOW =
+  /context[_ ]length[_ ]exceeded|maximum context length|context window|prompt is too long|input is too long|too many (input )?tokens|exceeds the (maximum|model's) (number of )?tokens/i;

@@ -1,4 +1,4 @@
-import { redactSecrets } from '../sanitize.js';
+import { redactSecrets } from '../../core/redact.js';
 import type { AgentResult } from '../types.js';
 
 /** Longest PR title kept (the commit subject is cut there too). */

@@ -1,4 +1,5 @@
 import type { LanguageModelUsage, StopCondition, ToolSet } from 'ai';
+import { describeUsage, dollars, UsageMeter, type JobBudget } from '../../core/usage.js';
 
 /** Limits of one run of the model-driven agent, repairs included. */
 export interface AgentBudgets {
@@ -8,6 +9,18 @@ export interface AgentBudgets {
   maxTokens: number;
   /** Wall time from the start of the run, in milliseconds. */
   maxWallTimeMs: number;
+  /** Estimated US dollars over every call; needs the model's price. */
+  maxCostUsd?: number;
+}
+
+/** The agent's limits with a job's own (`max_turns`, `max_tokens`, `max_cost`) over them. */
+export function budgetsFor(base: AgentBudgets, job: JobBudget | undefined): AgentBudgets {
+  return {
+    ...base,
+    ...(job?.maxTurns === undefined ? {} : { maxSteps: job.maxTurns }),
+    ...(job?.maxTokens === undefined ? {} : { maxTokens: job.maxTokens }),
+    ...(job?.maxCostUsd === undefined ? {} : { maxCostUsd: job.maxCostUsd }),
+  };
 }
 
 /**
@@ -21,15 +34,14 @@ export const DEFAULT_BUDGETS: AgentBudgets = {
   maxWallTimeMs: 10 * 60_000,
 };
 
-export type BudgetName = 'steps' | 'tokens' | 'time';
+export type BudgetName = 'steps' | 'tokens' | 'cost' | 'time';
 
 /**
- * Keeps count of a run's steps, tokens and time across its model calls (the first call and each
- * repair round), and gives `generateText` the stop conditions and deadline that enforce them.
+ * Keeps count of a run's steps, tokens, cost and time across its model calls (the first call and
+ * each repair round, and the attempts before a retry, which the meter carries), and gives
+ * `generateText` the stop conditions and deadline that enforce them.
  */
 export class RunBudget {
-  private steps = 0;
-  private tokens = 0;
   private readonly deadline: number;
   /**
    * The last deadline signal, held here: `AbortSignal.any` keeps its sources only weakly, and a
@@ -40,8 +52,23 @@ export class RunBudget {
   constructor(
     readonly limits: AgentBudgets,
     private readonly now: () => number = Date.now,
+    readonly meter: UsageMeter = new UsageMeter(undefined),
   ) {
     this.deadline = now() + limits.maxWallTimeMs;
+  }
+
+  private get steps(): number {
+    return this.meter.run().modelCalls;
+  }
+
+  private get tokens(): number {
+    const usage = this.meter.run();
+    return usage.inputTokens + usage.outputTokens;
+  }
+
+  private costReached(): boolean {
+    const { maxCostUsd } = this.limits;
+    return maxCostUsd !== undefined && (this.meter.run().costUsd ?? 0) >= maxCostUsd;
   }
 
   /**
@@ -52,6 +79,7 @@ export class RunBudget {
     return [
       () => this.steps >= this.limits.maxSteps,
       () => this.tokens >= this.limits.maxTokens,
+      () => this.costReached(),
       () => this.now() >= this.deadline,
     ];
   }
@@ -68,10 +96,14 @@ export class RunBudget {
   }
 
   /** Counts one finished step (`onStepFinish`), so a call aborted later still counts its steps. */
-  recordStep(step: { usage: LanguageModelUsage }): void {
-    this.steps += 1;
-    const usage = step.usage;
-    this.tokens += usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+  recordStep(step: { usage: LanguageModelUsage; toolCalls: readonly unknown[] }): void {
+    const { inputTokens, outputTokens, totalTokens } = step.usage;
+    // A provider that reports only a total: counted as input, so the token budget still holds.
+    const input = inputTokens ?? (outputTokens === undefined ? (totalTokens ?? 0) : 0);
+    this.meter.recordModelCall(
+      { inputTokens: input, outputTokens: outputTokens ?? 0 },
+      step.toolCalls.length,
+    );
   }
 
   /** The first budget used up, if any. */
@@ -79,13 +111,25 @@ export class RunBudget {
     if (this.now() >= this.deadline) return 'time';
     if (this.steps >= this.limits.maxSteps) return 'steps';
     if (this.tokens >= this.limits.maxTokens) return 'tokens';
+    if (this.costReached()) return 'cost';
     return undefined;
   }
 
-  /** `the step budget (40 model steps)`, for a reply. */
+  /** `its turn limit (max_turns: 3 model calls)`, for a reply. */
   describe(name: BudgetName): string {
-    if (name === 'steps') return `the step budget (${this.limits.maxSteps} model steps)`;
-    if (name === 'tokens') return `the token budget (${this.limits.maxTokens} tokens)`;
+    if (name === 'steps') return `its turn limit (max_turns: ${this.limits.maxSteps} model calls)`;
+    if (name === 'tokens')
+      return `its token limit (max_tokens: ${this.limits.maxTokens.toLocaleString('en-US')} tokens)`;
+    if (name === 'cost') return `its cost limit (max_cost: ${dollars(this.limits.maxCostUsd ?? 0)})`;
     return `the time budget (${Math.round(this.limits.maxWallTimeMs / 1000)} seconds)`;
+  }
+
+  /**
+   * Why a run stopped at a limit failed, with what it spent: a run cut short is not committed,
+   * since half a docs change (a page renamed and its links not) is worse than none.
+   */
+  failure(name: Exclude<BudgetName, 'time'>): string {
+    const setting = name === 'steps' ? 'max_turns' : name === 'tokens' ? 'max_tokens' : 'max_cost';
+    return `The run stopped at ${this.describe(name)} before the model finished, so nothing was committed. It used ${describeUsage(this.meter.run())}. Raise \`${setting}\` or ask for a smaller change.`;
   }
 }

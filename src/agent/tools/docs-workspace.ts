@@ -1,6 +1,6 @@
 import type { Overlay } from '../../forge/overlay.js';
 import { UnrecoverableError } from '../../core/errors.js';
-import { REDACTED, redactSecrets } from '../sanitize.js';
+import { REDACTED, redactSecrets } from '../../core/redact.js';
 import { matchesGlob } from '../../write-policy/glob.js';
 import type { PathGuard } from './path-guard.js';
 import { ToolRefusal } from './tool-refusal.js';

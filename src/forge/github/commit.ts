@@ -1,10 +1,10 @@
-import { conflict } from '../core/errors.js';
-import type { PlannedChange } from './git-change-plan.js';
-import type { TreeEntry } from './git-ls-tree.js';
-import { isRefusal } from '../github/request-error.js';
-import type { GitHubClient } from '../github/types.js';
-import type { RepositoryName } from '../github/repository-name.js';
-import { BranchMovedError } from './local-git.js';
+import { conflict, DocwrightError } from '../../core/errors.js';
+import type { PlannedChange } from '../git-change-plan.js';
+import type { TreeEntry } from '../git-ls-tree.js';
+import { isRefusal } from '../../github-api/request-error.js';
+import type { GitHubClient } from '../../github-api/types.js';
+import type { RepositoryName } from '../../github-api/repository-name.js';
+import { BranchMovedError } from '../local-git.js';
 
 /** Entries per `POST /git/trees` (the issue's bound; GitHub documents none, large bodies time out). */
 const TREE_CHUNK_SIZE = 100;
@@ -104,7 +104,7 @@ function treeMode(mode: string): TreeMode {
   if (mode === '100644' || mode === '100755' || mode === '120000' || mode === '040000' || mode === '160000') {
     return mode;
   }
-  throw new Error(`Unexpected tree entry mode ${mode}`);
+  throw new DocwrightError('forge_error', `Unexpected tree entry mode ${mode}`, { retryable: false });
 }
 
 /**

@@ -1,6 +1,6 @@
-import type { PlannedChange } from './git-change-plan.js';
-import { TREE_MODE, type TreeEntry } from './git-ls-tree.js';
-import { GitHubSnapshot } from './github-tarball.js';
+import type { PlannedChange } from '../git-change-plan.js';
+import { TREE_MODE, type TreeEntry } from '../git-ls-tree.js';
+import { GitHubSnapshot } from './tarball.js';
 
 /** Total bytes of a snapshot's files: what keeping it in memory costs. */
 function snapshotBytes(snapshot: GitHubSnapshot): number {

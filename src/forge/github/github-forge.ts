@@ -1,34 +1,32 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
-import { badRequest, notFound } from '../core/errors.js';
-import { normalizeChanges, planChanges, type PlannedChange } from './git-change-plan.js';
-import { commitThroughGraphql, fitsGraphqlCommit, type WrittenCommit } from './github-graphql-commit.js';
-import { BranchMovedError } from './local-git.js';
-import type { TreeEntry } from './git-ls-tree.js';
-import { BoundedCache } from './github-cache.js';
-import { moveBranch, writeTree } from './github-commit.js';
-import { BranchHeads } from './github-heads.js';
-import { snapshotAfter, SnapshotMemory } from './github-derived-snapshot.js';
-import { GITHUB_COM } from '../github/hosts.js';
-import { parsePullRequestLink } from '../github/pull-request-files.js';
-import { hasStatus } from '../github/request-error.js';
-import type { BranchHead } from '../github/repository-start.js';
-import type { GitHubClient } from '../github/types.js';
-import { toForgeError, type GitHubAccess, type GitHubAuthKind } from './github-errors.js';
-import { ensurePullRequest } from './github-pull-request.js';
+import { badRequest, DocwrightError, notFound } from '../../core/errors.js';
+import { normalizeChanges, planChanges, type PlannedChange } from '../git-change-plan.js';
+import { commitThroughGraphql, fitsGraphqlCommit, type WrittenCommit } from './graphql-commit.js';
+import { BranchMovedError } from '../local-git.js';
+import type { TreeEntry } from '../git-ls-tree.js';
+import { BoundedCache } from './cache.js';
+import { moveBranch, writeTree } from './commit.js';
+import { BranchHeads } from './heads.js';
+import { snapshotAfter, SnapshotMemory } from './derived-snapshot.js';
+import { GITHUB_COM } from '../../github-api/hosts.js';
+import { parsePullRequestLink } from '../../github-api/pull-request-files.js';
+import { hasStatus } from '../../github-api/request-error.js';
+import type { BranchHead } from '../../github-api/repository-start.js';
+import type { GitHubClient } from '../../github-api/types.js';
+import { toForgeError, type GitHubAccess, type GitHubAuthKind } from '../../github-api/failure-sentences.js';
+import { ensurePullRequest } from './pull-request.js';
 import {
   isValidBranchName,
   OBJECT_ID,
   parseRepository,
   type RepositoryName,
-} from '../github/repository-name.js';
-import { readTarball, type GitHubSnapshot } from './github-tarball.js';
-import type { CommitInfo, CommitRequest, Forge, PullRequestRequest } from './types.js';
+} from '../../github-api/repository-name.js';
+import { readTarball, type GitHubSnapshot } from './tarball.js';
+import type { CommitInfo, CommitRequest, Forge, PullRequestRequest } from '../types.js';
 
-export type { GitHubClient } from '../github/types.js';
-export { findPullRequestByHead } from './github-pull-request.js';
-export { parseRepository, type RepositoryName } from '../github/repository-name.js';
-export { GitHubSnapshot } from './github-tarball.js';
+export { findPullRequestByHead } from './pull-request.js';
+export { GitHubSnapshot } from './tarball.js';
 
 export interface GitHubForgeOptions {
   /** An authenticated Octokit for a repository: Probot's installation Octokit, or createOctokit(). */
@@ -357,7 +355,10 @@ export class GitHubForge implements Forge {
   ): Promise<readonly TreeEntry[]> {
     const cached = this.snapshots.get(cacheKey(name, parent));
     if (cached !== undefined) return cached;
-    if (parentTree === null) throw new Error(`The tree of ${parent} is needed to list its entries`);
+    if (parentTree === null)
+      throw new DocwrightError('internal_error', `The tree of ${parent} is needed to list its entries`, {
+        retryable: false,
+      });
     try {
       const { data } = await client.rest.git.getTree({ ...name, tree_sha: parentTree, recursive: 'true' });
       return data.tree.flatMap((item): TreeEntry[] =>
@@ -401,5 +402,6 @@ function toReadable(data: unknown): Readable {
   if (data !== null && typeof data === 'object' && 'getReader' in data) {
     return Readable.fromWeb(data as ReadableStream<Uint8Array>);
   }
-  throw new Error('GitHub returned no archive body');
+  // Read where GitHub's answer is: a fresh download may bring the body.
+  throw new DocwrightError('forge_error', 'GitHub returned no archive body', { retryable: true });
 }

@@ -1,8 +1,8 @@
-import { DocwrightError } from '../core/errors.js';
-import type { PlannedChange } from './git-change-plan.js';
-import type { GraphqlClient } from '../github/repository-start.js';
-import type { RepositoryName } from '../github/repository-name.js';
-import { BranchMovedError } from './local-git.js';
+import { DocwrightError } from '../../core/errors.js';
+import type { PlannedChange } from '../git-change-plan.js';
+import type { GraphqlClient } from '../../github-api/repository-start.js';
+import type { RepositoryName } from '../../github-api/repository-name.js';
+import { BranchMovedError } from '../local-git.js';
 
 /**
  * Bytes of file contents one GraphQL commit carries at most (base64 adds a third on the wire); a

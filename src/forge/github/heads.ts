@@ -1,5 +1,5 @@
-import { BoundedCache } from './github-cache.js';
-import type { RepositoryName } from '../github/repository-name.js';
+import { BoundedCache } from './cache.js';
+import type { RepositoryName } from '../../github-api/repository-name.js';
 
 /**
  * Branch heads the GitHub forge saw (looked up, written, or told by a push webhook), taken as

@@ -1,7 +1,7 @@
-import { DocwrightError } from '../core/errors.js';
-import { hasStatus, isRefusal } from '../github/request-error.js';
-import type { GitHubClient } from '../github/types.js';
-import type { RepositoryName } from '../github/repository-name.js';
+import { DocwrightError } from '../../core/errors.js';
+import { hasStatus, isRefusal } from '../../github-api/request-error.js';
+import type { GitHubClient } from '../../github-api/types.js';
+import type { RepositoryName } from '../../github-api/repository-name.js';
 
 /** What docwright needs to know about a pull request. */
 export interface PullRequestSummary {
@@ -78,15 +78,7 @@ export async function ensurePullRequest(
   }
   try {
     const { data } = await client.rest.pulls.create({ ...name, ...request });
-    return {
-      number: data.number,
-      url: data.html_url,
-      title: data.title,
-      body: data.body ?? '',
-      state: 'open',
-      merged: false,
-      head: data.head.ref,
-    };
+    return openSummary(data);
   } catch (error) {
     if (!isRefusal(error, 'A pull request already exists')) throw error;
   }
@@ -116,19 +108,30 @@ async function updateKnown(
   try {
     const data = await update(client, name, number, request);
     if (data.state !== 'open' || data.head.ref !== request.head) return null;
-    return {
-      number: data.number,
-      url: data.html_url,
-      title: data.title,
-      body: data.body ?? '',
-      state: 'open',
-      merged: false,
-      head: data.head.ref,
-    };
+    return openSummary(data);
   } catch (error) {
     if (hasStatus(error, 404, 422)) return null;
     throw error;
   }
+}
+
+/** A pull request GitHub just answered with as open (created, or updated while open). */
+function openSummary(data: {
+  number: number;
+  html_url: string;
+  title: string;
+  body: string | null;
+  head: { ref: string };
+}): PullRequestSummary {
+  return {
+    number: data.number,
+    url: data.html_url,
+    title: data.title,
+    body: data.body ?? '',
+    state: 'open',
+    merged: false,
+    head: data.head.ref,
+  };
 }
 
 async function update(

@@ -2,10 +2,10 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { extract, type Header } from 'tar-stream';
-import { DocwrightError } from '../core/errors.js';
-import { SYMLINK_MODE, TREE_MODE, type TreeEntry } from './git-ls-tree.js';
-import { MemorySnapshot } from './memory-snapshot.js';
-import { normalizePath } from './overlay.js';
+import { asError, DocwrightError } from '../../core/errors.js';
+import { SYMLINK_MODE, TREE_MODE, type TreeEntry } from '../git-ls-tree.js';
+import { MemorySnapshot } from '../memory-snapshot.js';
+import { normalizePath } from '../overlay.js';
 
 /** How much of a repository the forge holds in memory at once. */
 export interface TarballLimits {
@@ -57,7 +57,7 @@ export async function readTarball(
   // The pipeline's failure is captured as a value at once, so it cannot surface as an unhandled rejection.
   const piping = pipeline(input, createGunzip(), archive).then(
     () => null,
-    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    (error: unknown) => asError(error),
   );
   let total = 0;
   try {
@@ -74,7 +74,8 @@ export async function readTarball(
       if (files.size >= limits.maxFiles) throw tooLarge(describe, `more than ${limits.maxFiles} files`);
       const chunks: Uint8Array[] = [];
       for await (const chunk of entry) {
-        if (!(chunk instanceof Uint8Array)) throw new Error('Unexpected tar entry chunk');
+        if (!(chunk instanceof Uint8Array))
+          throw new DocwrightError('internal_error', 'Unexpected tar entry chunk', { retryable: false });
         chunks.push(chunk);
       }
       files.set(kept.path, Buffer.concat(chunks));

@@ -1,21 +1,32 @@
+import { asError, DocwrightError } from '../../core/errors.js';
+
 /**
  * Raised when the model hub sent nothing for `idleMs`: a machine that cannot reach it (a firewall
  * that drops packets, a proxy that never answers) would otherwise wait for the operating system's
  * timeouts, minutes, at every start.
  */
-export class HubSilentError extends Error {
+export class HubSilentError extends DocwrightError {
   override name = 'HubSilentError';
   constructor(
     readonly url: string,
     readonly idleMs: number,
   ) {
-    super(`no answer from ${url} within ${idleMs / 1000} s`);
+    super('unavailable', `no answer from ${url} within ${idleMs / 1000} s`, { retryable: true });
   }
 }
 
-/** The hub answered with an HTTP error status (a missing file, a gated model, an outage). */
-export class HubStatusError extends Error {
+/**
+ * The hub answered with an HTTP error status (a missing file, a gated model, an outage). Read here,
+ * where the status is: only the hub's own failures, a time-out and a rate limit may pass.
+ */
+export class HubStatusError extends DocwrightError {
   override name = 'HubStatusError';
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super('unavailable', message, { retryable: status >= 500 || status === 408 || status === 429 });
+  }
 }
 
 /**
@@ -43,7 +54,7 @@ export function boundedFetch(
     const failed = (error: unknown): Error => {
       clearTimeout(timer);
       const reason: unknown = abort.signal.aborted ? abort.signal.reason : error;
-      const failure = reason instanceof Error ? reason : new Error(String(reason));
+      const failure = asError(reason);
       onFailure(failure);
       return failure;
     };
@@ -56,7 +67,12 @@ export function boundedFetch(
       throw failed(error);
     }
     if (response.status >= 400)
-      onFailure(new HubStatusError(`${url} answered ${response.status} ${response.statusText}`.trim()));
+      onFailure(
+        new HubStatusError(
+          `${url} answered ${response.status} ${response.statusText}`.trim(),
+          response.status,
+        ),
+      );
     if (!response.body) {
       clearTimeout(timer);
       return response;

@@ -1,4 +1,5 @@
 import type { EmbeddingModel } from 'ai';
+import { ConfigError } from '../../core/errors.js';
 import { poolSentences, type Pooling } from './pooling.js';
 import type { EncoderModel, Tokenizer, Transformers } from './transformers-import.js';
 
@@ -112,7 +113,7 @@ export class LocalEmbeddingModel implements EmbeddingModelV3 {
     // ONNX exports name them token_embeddings.
     const hidden = outputs.last_hidden_state ?? outputs.token_embeddings;
     if (!hidden || hidden.dims.length !== 3)
-      throw new Error(
+      throw new ConfigError(
         `The embedding model ${this.modelId} gave no token vectors (its outputs: ${Object.keys(outputs).join(', ')})`,
       );
     return poolSentences(hidden.data, hidden.dims, mask, this.encoder.pooling);
