@@ -819,6 +819,25 @@ describe('request count of a single-file job (the calls run-job.ts makes)', () =
   });
 });
 
+it('updates the pull request a job knows in one request, whatever host its stored link names', async () => {
+  const forge = forgeWith(plainOctokit());
+  requests = [];
+  api().patch(`${REPO_PATH}/pulls/42`).reply(200, fixture('pull-request'));
+  const pullRequest = await forge.ensurePullRequest({
+    repository: REPO,
+    base: 'main',
+    head: BRANCH,
+    title: 'docs: fix',
+    body: 'Body',
+    // A link written through a proxy, or under another name of the same GitHub.
+    existing: 'http://127.0.0.1:8080/octo-org/docs-site/pull/42',
+  });
+  expect(pullRequest.url).toBe('https://github.com/octo-org/docs-site/pull/42');
+  expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+    `PATCH ${REPO_PATH}/pulls/42`,
+  ]);
+});
+
 it('says which archive is unreadable when the download is not a gzipped tarball', async () => {
   const forge = forgeWith(plainOctokit());
   api()

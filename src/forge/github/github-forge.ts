@@ -266,7 +266,10 @@ export class GitHubForge implements Forge {
     const { repository, existing, ...pullRequest } = request;
     const name = this.nameOf(repository);
     // The job's own earlier link names the pull request: one update instead of create, find, update.
-    const known = existing ? parsePullRequestLink(existing, this.webUrl) : null;
+    // Its host is not checked against this forge's: the link is one docwright stored itself, and a
+    // proxy or an Enterprise Server's other name for the same host must not cost three requests
+    // (the update checks that the number is still this branch's open pull request).
+    const known = existing ? parsePullRequestLink(existing, existing) : null;
     const knownNumber =
       known && `${known.owner}/${known.repo}`.toLowerCase() === `${name.owner}/${name.repo}`.toLowerCase()
         ? known.number
