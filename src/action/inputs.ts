@@ -9,6 +9,7 @@ import { modelSpecProblem } from '../core/model-spec.js';
 import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
 import { ActionError } from './action-error.js';
 import type { BudgetBody } from '../protocol/agent-job.js';
+import { parseBudgetLimits } from '../core/usage.js';
 
 /** The Action's inputs (action.yml), validated and typed; built once in main.ts. */
 export interface Inputs {
@@ -178,26 +179,12 @@ function model(value: string, mode: Inputs['mode'], problems: string[]): string 
 
 /** The limits inputs, each optional; a value that is not a positive number names the input. */
 function budget(read: ReadInput, problems: string[]): BudgetBody {
-  const limit = (name: string, whole: boolean): number | undefined => {
-    const value = read(name);
-    if (value === '') return undefined;
-    const parsed = Number(value);
-    if (!Number.isFinite(parsed) || parsed <= 0 || (whole && !Number.isInteger(parsed))) {
-      problems.push(
-        `\`${name}\` must be a ${whole ? 'whole number' : 'number'} greater than 0, not "${value}"`,
-      );
-      return undefined;
-    }
-    return parsed;
-  };
-  const fields: BudgetBody = {};
-  const turns = limit('max-turns', true);
-  const tokens = limit('max-tokens', true);
-  const cost = limit('max-cost', false);
-  if (turns !== undefined) fields.max_turns = turns;
-  if (tokens !== undefined) fields.max_tokens = tokens;
-  if (cost !== undefined) fields.max_cost = cost;
-  return fields;
+  const parsed = parseBudgetLimits(
+    { turns: read('max-turns'), tokens: read('max-tokens'), cost: read('max-cost') },
+    (name) => `\`${name}\``,
+  );
+  problems.push(...parsed.problems);
+  return parsed.fields;
 }
 
 function routeInputs(read: ReadInput, problems: string[]): RouteInputs {

@@ -1,5 +1,5 @@
 import { projectWritable, type ProjectRow } from '../store/index.js';
-import { budgetFields } from '../core/usage.js';
+import { budgetText } from '../core/usage.js';
 import {
   readRepositoryStart,
   type GraphqlClient,
@@ -61,8 +61,7 @@ export async function applySettings(
     writable: settings.writable,
     budget: settings.budget,
   };
-  const budget =
-    Object.keys(settings.budget).length > 0 ? JSON.stringify(budgetFields(settings.budget)) : null;
+  const budget = budgetText(settings.budget);
   if (
     project.budget === budget &&
     project.base_ref === wanted.baseRef &&

@@ -1,5 +1,6 @@
 import { DocwrightClient, pollJob } from '../client/index.js';
 import type { BudgetBody, Job } from '../protocol/agent-job.js';
+import { parseBudgetLimits } from '../core/usage.js';
 import { EXIT, UsageError } from './exit-codes.js';
 
 export interface RemoteOptions {
@@ -69,23 +70,12 @@ export interface LimitOptions {
 
 /** The limits as the API takes them; one that is not a positive number is refused in words. */
 function budgetOf(options: LimitOptions): BudgetBody {
-  const budget: BudgetBody = {};
-  const limit = (flag: string, value: string | undefined, whole: boolean): number | undefined => {
-    if (value === undefined) return undefined;
-    const parsed = Number(value);
-    if (!Number.isFinite(parsed) || parsed <= 0 || (whole && !Number.isInteger(parsed)))
-      throw new UsageError(
-        `${flag} must be a ${whole ? 'whole number' : 'number'} greater than 0, not "${value}"`,
-      );
-    return parsed;
-  };
-  const turns = limit('--max-turns', options.maxTurns, true);
-  const tokens = limit('--max-tokens', options.maxTokens, true);
-  const cost = limit('--max-cost', options.maxCost, false);
-  if (turns !== undefined) budget.max_turns = turns;
-  if (tokens !== undefined) budget.max_tokens = tokens;
-  if (cost !== undefined) budget.max_cost = cost;
-  return budget;
+  const { fields, problems } = parseBudgetLimits(
+    { turns: options.maxTurns, tokens: options.maxTokens, cost: options.maxCost },
+    (name) => `--${name}`,
+  );
+  if (problems.length > 0) throw new UsageError(problems.join('; '));
+  return fields;
 }
 
 /** Creates a job; with --wait, polls until it is completed, archived or failed. */

@@ -109,12 +109,59 @@ export function budgetFromFields(fields: BudgetFields | null | undefined): JobBu
   return budget;
 }
 
-export function budgetFields(budget: JobBudget): BudgetFields {
+function budgetFields(budget: JobBudget): BudgetFields {
   const fields: BudgetFields = {};
   if (budget.maxTurns !== undefined) fields.max_turns = budget.maxTurns;
   if (budget.maxTokens !== undefined) fields.max_tokens = budget.maxTokens;
   if (budget.maxCostUsd !== undefined) fields.max_cost = budget.maxCostUsd;
   return fields;
+}
+
+/** A budget as a table keeps it: JSON of the settings' names, null when it sets no limit. */
+export function budgetText(budget: JobBudget | undefined): string | null {
+  return budget && Object.keys(budget).length > 0 ? JSON.stringify(budgetFields(budget)) : null;
+}
+
+/** A budget kept by `budgetText`; unreadable text sets no limit rather than failing a run. */
+export function budgetOfText(text: string | null | undefined): JobBudget | undefined {
+  if (!text) return undefined;
+  try {
+    return budgetFromFields(JSON.parse(text) as BudgetFields);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The limits as a person types them (the Action's inputs, the CLI's flags), each optional: a value
+ * that is not a positive number (a whole one for turns and tokens) is a problem naming it.
+ */
+export function parseBudgetLimits(
+  typed: { turns: string | undefined; tokens: string | undefined; cost: string | undefined },
+  nameOf: (limit: 'max-turns' | 'max-tokens' | 'max-cost') => string,
+): { fields: BudgetFields; problems: string[] } {
+  const problems: string[] = [];
+  const limit = (
+    name: 'max-turns' | 'max-tokens' | 'max-cost',
+    value: string | undefined,
+    whole: boolean,
+  ) => {
+    if (value === undefined || value === '') return undefined;
+    const parsed = Number(value);
+    if (Number.isFinite(parsed) && parsed > 0 && (!whole || Number.isInteger(parsed))) return parsed;
+    problems.push(
+      `${nameOf(name)} must be a ${whole ? 'whole number' : 'number'} greater than 0, not "${value}"`,
+    );
+    return undefined;
+  };
+  const fields: BudgetFields = {};
+  const turns = limit('max-turns', typed.turns, true);
+  const tokens = limit('max-tokens', typed.tokens, true);
+  const cost = limit('max-cost', typed.cost, false);
+  if (turns !== undefined) fields.max_turns = turns;
+  if (tokens !== undefined) fields.max_tokens = tokens;
+  if (cost !== undefined) fields.max_cost = cost;
+  return { fields, problems };
 }
 
 /** The first budget that names a limit wins, field by field (the job's, then the project's, then the server's). */
@@ -202,6 +249,11 @@ function plural(value: number, noun: string): string {
 
 function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/** A stored usage (JSON text) with `usage` added, as the table keeps it. */
+export function addedUsageText(stored: string | null, usage: Usage): string {
+  return JSON.stringify(addUsage(parseUsage(stored) ?? NO_USAGE, usage));
 }
 
 /** Parses a stored usage (JSON text); anything unreadable is no usage rather than a failed read. */

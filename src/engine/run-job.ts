@@ -7,12 +7,11 @@ import type { CommitInfo, FileChange, Forge, Snapshot } from '../forge/types.js'
 import type { Logger } from '../core/logger.js';
 import { redactSecrets } from '../core/redact.js';
 import {
-  budgetFromFields,
+  budgetOfText,
   dollars,
   mergeBudgets,
   parseUsage,
   UsageMeter,
-  type BudgetFields,
   type JobBudget,
   type PriceTable,
 } from '../core/usage.js';
@@ -210,16 +209,7 @@ async function publish(
 
 /** The job's limits: its own, then its project's settings, then the server's, limit by limit. */
 function jobBudget(deps: RunDependencies, project: ProjectRow, job: JobRow): JobBudget {
-  return mergeBudgets(storedBudget(job.budget), storedBudget(project.budget), deps.defaultBudget);
-}
-
-function storedBudget(text: string | null | undefined): JobBudget | undefined {
-  if (!text) return undefined;
-  try {
-    return budgetFromFields(JSON.parse(text) as BudgetFields);
-  } catch {
-    return undefined;
-  }
+  return mergeBudgets(budgetOfText(job.budget), budgetOfText(project.budget), deps.defaultBudget);
 }
 
 /** A meter for one run of `job`: priced when the operator set a price for its model, carrying what earlier attempts spent. */

@@ -1,6 +1,6 @@
 import { conflict, notFound } from '../core/errors.js';
 import { redactSecrets } from '../core/redact.js';
-import { budgetFields } from '../core/usage.js';
+import { budgetText } from '../core/usage.js';
 import type {
   ClaimedJob,
   JobListRow,
@@ -69,8 +69,7 @@ export function newJobRow(job: Omit<NewJob, 'prompt'>, now: Date): JobRow {
     branch_head: null,
     usage: null,
     run_usage: null,
-    budget:
-      job.budget && Object.keys(job.budget).length > 0 ? JSON.stringify(budgetFields(job.budget)) : null,
+    budget: budgetText(job.budget),
   };
 }
 

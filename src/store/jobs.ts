@@ -8,7 +8,7 @@ import {
 } from 'kysely';
 import { notFound } from '../core/errors.js';
 import { redactSecrets } from '../core/redact.js';
-import { addUsage, NO_USAGE, parseUsage, type JobBudget, type Usage } from '../core/usage.js';
+import { addedUsageText, type JobBudget, type Usage } from '../core/usage.js';
 import { compiledRead } from './compiled-read.js';
 import type { OpenDatabase } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
@@ -100,11 +100,6 @@ export interface RunOutcome {
 }
 
 const iso = (date: Date) => date.toISOString();
-
-/** The stored usage plus what a run spent. Only the lease's holder writes it, so read-then-write is safe. */
-function addedUsage(stored: string | null, usage: Usage): string {
-  return JSON.stringify(addUsage(parseUsage(stored) ?? NO_USAGE, usage));
-}
 
 // A new job and its first message as written on SQLite through the group commit.
 const JOB_COLUMNS = [
@@ -503,7 +498,7 @@ export class JobStore {
           .executeTakeFirstOrThrow();
         await trx
           .updateTable('jobs')
-          .set({ usage: addedUsage(usage, outcome.usage) })
+          .set({ usage: addedUsageText(usage, outcome.usage) })
           .where('id', '=', id)
           .execute();
       }
@@ -572,7 +567,7 @@ export class JobStore {
         lease_expires_at: iso(new Date(now.getTime() + delayMs)),
         updated_at: iso(now),
         ...(spent && stored
-          ? { usage: addedUsage(stored.usage, spent.attempt), run_usage: JSON.stringify(spent.run) }
+          ? { usage: addedUsageText(stored.usage, spent.attempt), run_usage: JSON.stringify(spent.run) }
           : {}),
       })
       .where('id', '=', id)

@@ -1,6 +1,6 @@
 import { conflict, DocwrightError } from '../core/errors.js';
 import { redactSecrets } from '../core/redact.js';
-import { addUsage, NO_USAGE, parseUsage } from '../core/usage.js';
+import { addedUsageText } from '../core/usage.js';
 import type { JobStatus } from '../protocol/agent-job.js';
 import {
   jobNotFound,
@@ -198,9 +198,7 @@ export class MemoryJobStore implements JobRecords, JobRunRecords {
       lease_expires_at: null,
       attempts: 0,
       run_usage: null,
-      usage: outcome.usage
-        ? JSON.stringify(addUsage(parseUsage(held.row.usage) ?? NO_USAGE, outcome.usage))
-        : held.row.usage,
+      usage: outcome.usage ? addedUsageText(held.row.usage, outcome.usage) : held.row.usage,
       error: outcome.error === undefined ? null : redactSecrets(outcome.error),
       ...(outcome.prLink ? { pr_link: outcome.prLink } : {}),
       ...(outcome.branchHead ? { branch_head: outcome.branchHead } : {}),

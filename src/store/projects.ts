@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { budgetFields, type JobBudget } from '../core/usage.js';
+import { budgetText, type JobBudget } from '../core/usage.js';
 import { parseDocsRoot, type DocsRoot } from '../write-policy/index.js';
 import { compiledRead } from './compiled-read.js';
 import type { OpenDatabase } from './database.js';
@@ -283,9 +283,4 @@ export class ProjectStore {
 /** The `writable:` globs as the projects table stores them (one a line; null for none). */
 function joinWritable(globs: readonly string[]): string | null {
   return globs.length === 0 ? null : globs.join('\n');
-}
-
-/** A budget as the projects table keeps it: JSON of the settings' names, null for no limit set. */
-function budgetText(budget: JobBudget | undefined): string | null {
-  return budget && Object.keys(budget).length > 0 ? JSON.stringify(budgetFields(budget)) : null;
 }

@@ -1,4 +1,4 @@
-import { budgetFields, type PriceTable } from '../../core/usage.js';
+import { budgetText, type PriceTable } from '../../core/usage.js';
 import type { GitHubClient } from '../../github-api/types.js';
 import { DEFAULT_COMMAND, type AllowedBots } from '../../github/index.js';
 import { type GitHubApi, type Thread } from '../../github-api/types.js';
@@ -79,7 +79,7 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
     installation_id: null,
     writable: settings.writable.length === 0 ? null : settings.writable.join('\n'),
     // The settings' limits; the step's own inputs come with each job it creates, over these.
-    budget: Object.keys(settings.budget).length > 0 ? JSON.stringify(budgetFields(settings.budget)) : null,
+    budget: budgetText(settings.budget),
   };
   // The engine, the agents and the model SDKs are most of the bundle, in chunks of their own: read and
   // parsed only once GitHub has answered the first question (so a step that stops there never pays
