@@ -1,15 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ask,
-  collectProblems,
-  docsPageApp,
-  hasChromium,
-  launchChromium,
-  withWebRoutes,
-} from './helpers/browser.js';
-import { listen, type LocalServer } from './helpers/listen.js';
-import { startTestService, type TestService } from './helpers/service.js';
+import { ask, collectProblems, hasChromium, startWebSite } from './helpers/browser.js';
+import type { LocalServer } from './helpers/listen.js';
+import type { TestService } from './helpers/service.js';
 
 const BROWSER_TEST_MS = 60_000;
 const title = hasChromium
@@ -21,19 +14,12 @@ describe.skipIf(!hasChromium)(title, () => {
   let api: LocalServer;
   let docsSite: LocalServer;
   let browser: Browser;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    t = await startTestService({ startWorker: false });
-    api = await listen(withWebRoutes(t.service.app));
-    docsSite = await listen(docsPageApp(api.url, t.assistantKey).fetch);
-    browser = await launchChromium();
+    ({ t, api, docsSite, browser, close } = await startWebSite());
   }, BROWSER_TEST_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await docsSite?.close();
-    await api?.close();
-    await t?.cleanup();
-  });
+  afterAll(() => close?.());
 
   const ratings = () =>
     t.service.store.database.db.selectFrom('feedback').selectAll().orderBy('id').execute();

@@ -1,15 +1,8 @@
 import type { Browser, Page, Request as BrowserRequest } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ask,
-  collectProblems,
-  docsPageApp,
-  hasChromium,
-  launchChromium,
-  withWebRoutes,
-} from './helpers/browser.js';
-import { listen, type LocalServer } from './helpers/listen.js';
-import { startTestService, type TestService } from './helpers/service.js';
+import { ask, collectProblems, hasChromium, startWebSite } from './helpers/browser.js';
+import type { LocalServer } from './helpers/listen.js';
+import type { TestService } from './helpers/service.js';
 import { webRoutes } from '../src/server/web-routes.js';
 
 const DOCS_SITE = 'https://docs.example.com';
@@ -62,21 +55,13 @@ describe.skipIf(!hasChromium)(title, () => {
   let api: LocalServer;
   let docsSite: LocalServer;
   let browser: Browser;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    test = await startTestService({ startWorker: false });
-    api = await listen(withWebRoutes(test.service.app));
-    // The widget's host page lives on another origin, as on a real docs site (CORS included).
-    docsSite = await listen(docsPageApp(api.url, test.assistantKey).fetch);
-    browser = await launchChromium();
+    ({ t: test, api, docsSite, browser, close } = await startWebSite());
   }, BROWSER_TEST_MS);
 
-  afterAll(async () => {
-    await browser?.close();
-    await docsSite?.close();
-    await api?.close();
-    await test?.cleanup();
-  });
+  afterAll(() => close?.());
 
   it(
     'streams a cited answer on the chat page and continues the thread',

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { Hono } from 'hono';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { webRoutes } from '../../src/server/web-routes.js';
+import { listen } from './listen.js';
+import { startTestService } from './service.js';
 
 /** Debian's Chromium, which `.ci/run` installs; playwright-core brings no browser of its own. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -78,4 +80,27 @@ export function collectProblems(page: Page): string[] {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   return problems;
+}
+
+/**
+ * The service with its web routes on a socket, a docs site on another origin whose pages carry
+ * the widget (as on a real docs site, CORS included), and Chromium; `close` undoes all of it.
+ */
+export async function startWebSite() {
+  const t = await startTestService({ startWorker: false });
+  const api = await listen(withWebRoutes(t.service.app));
+  const docsSite = await listen(docsPageApp(api.url, t.assistantKey).fetch);
+  const browser = await launchChromium();
+  return {
+    t,
+    api,
+    docsSite,
+    browser,
+    close: async () => {
+      await browser.close();
+      await docsSite.close();
+      await api.close();
+      await t.cleanup();
+    },
+  };
 }
