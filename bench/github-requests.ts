@@ -4,11 +4,14 @@
  * GitHub of the bot tests (nock). The cases: the first command after a start (installation token
  * and settings not known yet), the same with a `.github/docwright.yml`, a later command in another
  * issue (a new job), the same by the repository's owner (no permission lookup), a later command in
- * the same issue (a follow-up), and a command on the job's own pull request.
+ * the same issue (a follow-up), a command on the job's own pull request (also after a restart, and
+ * when GitHub writes the pull request's address under another host than the App's).
  */
 import { findJobMarker } from '../src/github/index.js';
-import type { Call, Pull } from '../test/fixtures/bot/fake-github.js';
-import { issueComment, startBotHarness, type BotHarness } from '../test/fixtures/bot/harness.js';
+import { SAMPLE_DOCS_DIR } from '../src/cli/demo.js';
+import { FakeGit } from '../test/fixtures/bot/fake-git.js';
+import { FakeGitHub, type Call, type Pull } from '../test/fixtures/bot/fake-github.js';
+import { issueComment, REPOSITORY, startBotHarness, type BotHarness } from '../test/fixtures/bot/harness.js';
 
 const COMMAND = '/docs replace "an empty account" with "a brand-new account"';
 const FOLLOW_UP = '/docs replace "a terminal, Git" with "a terminal and Git"';
@@ -124,6 +127,32 @@ export async function runGitHubRequestCountBenchmark(): Promise<string> {
   } finally {
     await restarted.close();
     plain.github.dispose();
+  }
+  // GitHub writing its pull requests' addresses under another host than the App's (a proxy, or an
+  // Enterprise Server known by two names): the job's stored link still names its pull request.
+  const proxied = new FakeGitHub(REPOSITORY, FakeGit.readFolder(SAMPLE_DOCS_DIR));
+  proxied.webUrl = 'http://127.0.0.1:8080';
+  proxied.intercept();
+  const behindProxy = await startBotHarness({ github: proxied });
+  try {
+    behindProxy.github.permissions.set('maintainer', 'write');
+    await countJob(behindProxy, 'first command', 8, 12);
+    const proxiedPull = proxied.pulls[0]!;
+    cases.push(
+      await countJob(
+        behindProxy,
+        "command on the job's pull request, links under another host",
+        8,
+        proxiedPull.number,
+        {
+          command: PULL_REQUEST_FOLLOW_UP,
+          pullRequestBody: proxiedPull.body,
+        },
+      ),
+    );
+  } finally {
+    await behindProxy.close();
+    proxied.dispose();
   }
   const configured = await startBotHarness();
   try {

@@ -7,7 +7,11 @@ import {
   renderStatusComment,
   StatusCommentWriter,
 } from '../src/github/index.js';
-import { listChangedFiles, parsePullRequestLink } from '../src/github-api/pull-request-files.js';
+import {
+  listChangedFiles,
+  parsePullRequestLink,
+  pullRequestOfJob,
+} from '../src/github-api/pull-request-files.js';
 import { type Thread } from '../src/github-api/types.js';
 import type { Job } from '../src/protocol/agent-job.js';
 import { quietOctokit, jobFixture } from './helpers/github-recorder.js';
@@ -159,6 +163,17 @@ describe('pull request files', () => {
       parsePullRequestLink('https://gitlab.com/o/r/-/merge_requests/1', 'https://github.com'),
     ).toBeNull();
     expect(parsePullRequestLink('not a link', 'https://github.com')).toBeNull();
+  });
+
+  it("reads a job's own link whatever its host, but only as a pull request of the job's repository", () => {
+    expect(pullRequestOfJob('http://127.0.0.1:8080/O/R/pull/7', 'o/r')).toEqual({
+      owner: 'O',
+      repo: 'R',
+      number: 7,
+    });
+    expect(pullRequestOfJob('https://github.com/o/other/pull/7', 'o/r')).toBeNull();
+    expect(pullRequestOfJob('https://github.com/o/r/issues/7', 'o/r')).toBeNull();
+    expect(pullRequestOfJob('not a link', 'o/r')).toBeNull();
   });
 
   it('lists the changed files', async () => {

@@ -11,7 +11,7 @@ import {
 } from '../github/index.js';
 import { acknowledgeComment } from '../github-api/reaction.js';
 import { getPermissionLevel, hasPermission, type PermissionLevel } from '../github-api/permission.js';
-import { parsePullRequestLink } from '../github-api/pull-request-files.js';
+import { pullRequestOfJob } from '../github-api/pull-request-files.js';
 import { readPullRequestChange } from '../github-api/pull-request-change.js';
 import { formatSyncPrompt } from '../impact/index.js';
 import type { ProjectRow } from '../store/index.js';
@@ -232,7 +232,7 @@ async function startOrContinue(
     repository: comment.repository.fullName,
     issueNumber: comment.thread.number,
     isPullRequest: comment.thread.isPullRequest,
-    prNumber: prLink ? (parsePullRequestLink(prLink, deps.webUrl)?.number ?? null) : null,
+    prNumber: prLink ? (pullRequestOfJob(prLink, comment.repository.fullName)?.number ?? null) : null,
   });
   deps.logger.info(
     { job: jobId, project: project.id, thread: `${comment.repository.fullName}#${comment.thread.number}` },

@@ -102,7 +102,6 @@ export function createGitHubBot(
     store: deps.store,
     clients: access.clients,
     logger,
-    webUrl: deps.github.hosts.webUrl,
     ...(deps.now ? { now: deps.now } : {}),
   });
   const settings = new SettingsCache();

@@ -1,9 +1,5 @@
 import { StatusCommentWriter } from '../github/index.js';
-import {
-  listChangedFiles,
-  parsePullRequestLink,
-  type ChangedFiles,
-} from '../github-api/pull-request-files.js';
+import { listChangedFiles, pullRequestOfJob, type ChangedFiles } from '../github-api/pull-request-files.js';
 import { reactAndComment, type CommandNodes } from '../github/acknowledge.js';
 import { hasStatus } from '../github-api/request-error.js';
 import type { Logger } from '../core/logger.js';
@@ -17,8 +13,6 @@ export interface JobWatcherOptions {
   logger: Logger;
   /** How often to look for jobs whose change notice was missed (default 30 s). */
   sweepMs?: number;
-  /** The configured GitHub's web root, to read a PR number from `prLink`. */
-  webUrl: string;
   now?: () => Date;
 }
 
@@ -112,7 +106,7 @@ export class JobWatcher {
       if (!row) return;
       const client = await this.options.clients.forRepository(first.repository);
       const rendering = await renderJobStatus(row, await store.jobs.messages(jobId), () =>
-        this.changedFiles(client, row),
+        this.changedFiles(client, row, first.repository),
       );
       if (rendering?.view.state === 'pr-opened') await this.recordPullRequest(row, threads);
       for (const thread of threads) {
@@ -190,11 +184,11 @@ export class JobWatcher {
     }
   }
 
-  private async changedFiles(client: RepositoryClient, row: JobRow) {
+  private async changedFiles(client: RepositoryClient, row: JobRow, repository: string) {
     // Recorded with the job's runs; a job from before that was kept asks GitHub.
     const known = await this.options.store.runs.changedFiles(row.id);
     if (known) return { paths: known, total: known.length, more: false } satisfies ChangedFiles;
-    const pullRequest = row.pr_link ? parsePullRequestLink(row.pr_link, this.options.webUrl) : null;
+    const pullRequest = row.pr_link ? pullRequestOfJob(row.pr_link, repository) : null;
     if (!pullRequest) return null;
     try {
       return await listChangedFiles(client, pullRequest);
@@ -206,7 +200,8 @@ export class JobWatcher {
 
   /** Comments on the job's pull request continue the job: remember its number on the threads. */
   private async recordPullRequest(row: JobRow, threads: JobThreadRow[]): Promise<void> {
-    const pullRequest = row.pr_link ? parsePullRequestLink(row.pr_link, this.options.webUrl) : null;
+    const repository = threads[0]?.repository;
+    const pullRequest = row.pr_link && repository ? pullRequestOfJob(row.pr_link, repository) : null;
     if (pullRequest && threads.some((thread) => thread.pr_number !== pullRequest.number)) {
       await this.options.store.githubThreads.recordPullRequest(row.id, pullRequest.number);
     }

@@ -20,13 +20,34 @@ export interface ChangedFiles {
  * Returns null for a link on another host: a server may open pull requests anywhere.
  */
 export function parsePullRequestLink(link: string, serverUrl: string): PullRequestRef | null {
-  let url: URL;
+  const url = urlOf(link);
+  if (!url || url.host !== new URL(serverUrl).host) return null;
+  return pullRequestPath(url);
+}
+
+/**
+ * The pull request a job's own stored link names, when it is one of `repository` (`owner/repo`).
+ * Unlike {@link parsePullRequestLink} the host is not compared: the link is the `html_url` GitHub
+ * returned when docwright opened the pull request, so it is this GitHub's even when its web address
+ * reads differently from the one configured (a proxy, or another name of an Enterprise Server).
+ */
+export function pullRequestOfJob(link: string, repository: string): PullRequestRef | null {
+  const url = urlOf(link);
+  const pullRequest = url ? pullRequestPath(url) : null;
+  if (!pullRequest || `${pullRequest.owner}/${pullRequest.repo}`.toLowerCase() !== repository.toLowerCase())
+    return null;
+  return pullRequest;
+}
+
+function urlOf(link: string): URL | null {
   try {
-    url = new URL(link);
+    return new URL(link);
   } catch {
     return null;
   }
-  if (url.host !== new URL(serverUrl).host) return null;
+}
+
+function pullRequestPath(url: URL): PullRequestRef | null {
   const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
   if (!match) return null;
   return { owner: match[1] as string, repo: match[2] as string, number: Number(match[3]) };

@@ -10,7 +10,7 @@ import { moveBranch, writeTree } from './commit.js';
 import { BranchHeads } from './heads.js';
 import { snapshotAfter, SnapshotMemory } from './derived-snapshot.js';
 import { GITHUB_COM } from '../../github-api/hosts.js';
-import { parsePullRequestLink } from '../../github-api/pull-request-files.js';
+import { pullRequestOfJob } from '../../github-api/pull-request-files.js';
 import { hasStatus } from '../../github-api/request-error.js';
 import type { BranchHead } from '../../github-api/repository-start.js';
 import type { GitHubClient } from '../../github-api/types.js';
@@ -266,14 +266,10 @@ export class GitHubForge implements Forge {
     const { repository, existing, ...pullRequest } = request;
     const name = this.nameOf(repository);
     // The job's own earlier link names the pull request: one update instead of create, find, update.
-    // Its host is not checked against this forge's: the link is one docwright stored itself, and a
-    // proxy or an Enterprise Server's other name for the same host must not cost three requests
-    // (the update checks that the number is still this branch's open pull request).
-    const known = existing ? parsePullRequestLink(existing, existing) : null;
-    const knownNumber =
-      known && `${known.owner}/${known.repo}`.toLowerCase() === `${name.owner}/${name.repo}`.toLowerCase()
-        ? known.number
-        : null;
+    // The update checks that the number is still this branch's open pull request.
+    const knownNumber = existing
+      ? (pullRequestOfJob(existing, `${name.owner}/${name.repo}`)?.number ?? null)
+      : null;
     const client = await this.options.octokitFor(repository);
     try {
       const { url } = await ensurePullRequest(client, name, { ...pullRequest, knownNumber });
