@@ -110,15 +110,37 @@ function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
+/** GitHub requests from the `from`-th on, as `METHOD path` with the repository's prefix cut. */
+const requestsSince = (from: number) =>
+  github
+    .apiCalls()
+    .slice(from)
+    .map((call) => `${call.method} ${call.path.replace(/^api\.github\.com(\/repos\/[^/]+\/[^/]+)?/, '')}`);
 const refs = () => bare.git(['for-each-ref', '--format=%(refname) %(objectname)']);
 const statusComments = (issue: number) =>
   github.comments.filter((comment) => comment.issue === issue && findJobMarker(comment.body) !== null);
 
 describe('the bundled Action with no server', () => {
   it('turns a /docs comment into a branch, a commit and a pull request, and a follow-up on the pull request into a second commit on the same branch', async () => {
+    const before = github.apiCalls().length;
     const first = await runAction(issueComment(REPLACE));
     expect(first.code, first.stdout).toBe(0);
     const { outputs } = first;
+    // What the step asks GitHub: the settings, the permission, 👀, the thread's comments, the
+    // archive, one commit mutation (the repository's id came with the settings), the pull request,
+    // and the status comment twice. The base branch's head came with the settings, and the files
+    // of the comment are the run's own.
+    expect(requestsSince(before)).toEqual([
+      'POST /graphql',
+      'GET /collaborators/maintainer/permission',
+      'POST /issues/comments/900001/reactions',
+      'GET /issues/12/comments',
+      expect.stringMatching(/^GET \/tarball\//),
+      'POST /issues/12/comments',
+      'POST /graphql',
+      'POST /pulls',
+      expect.stringMatching(/^PATCH \/issues\/comments\//),
+    ]);
     expect(outputs).toMatchObject({ status: 'completed', created: 'true', changed: 'true' });
     expect(outputs['job-id']).toMatch(/^\w{20}$/);
     const branch = `docwright/job-${outputs['job-id']}`;
@@ -145,6 +167,7 @@ describe('the bundled Action with no server', () => {
     expect(JSON.stringify(github.comments)).not.toContain(TOKEN);
 
     // A follow-up on the pull request, in a later workflow run that starts from nothing.
+    const beforeFollowUp = github.apiCalls().length;
     const followUp = await runAction(
       issueComment('/docs replace "a running web service" with "a live web service"', {
         issue: pull.number,
@@ -169,6 +192,19 @@ describe('the bundled Action with no server', () => {
     expect(github.pulls[0]!.body).toContain('2. replace "a running web service"');
     expect(github.pulls[0]!.body).toContain(`${REPOSITORY}#12`);
     expect(statusComments(pull.number)).toHaveLength(1);
+    // The job is read back from its pull request and one page of its branch's history; its pull
+    // request is updated, never opened again.
+    const followUpRequests = requestsSince(beforeFollowUp);
+    expect(followUpRequests.filter((line) => line.includes('/commits'))).toEqual([
+      expect.stringMatching(/^GET \/commits\/docwright%2Fjob-/),
+      'GET /commits',
+    ]);
+    expect(followUpRequests.filter((line) => line.includes('/pulls'))).toEqual([
+      'GET /pulls',
+      `PATCH /pulls/${pull.number}`,
+      `GET /pulls/${pull.number}/files`,
+    ]);
+    expect(followUpRequests.length).toBeLessThanOrEqual(13);
   }, 120_000);
 
   it('takes a second /docs in the same issue as a follow-up: the same branch, pull request and status comment', async () => {

@@ -1,6 +1,7 @@
 import type { DocwrightClient } from '../client/index.js';
 import type { StatusLinks } from '../github/index.js';
 import type { GitHubApi } from '../github-api/types.js';
+import type { ChangedFiles } from '../github-api/pull-request-files.js';
 import type { Job } from '../protocol/agent-job.js';
 import type { Inputs } from './inputs.js';
 import type { PollEnd, PollOptions } from '../client/wait-for-job.js';
@@ -15,7 +16,13 @@ export interface Log {
 /** Everything a request handler needs, built at the edge (main.ts) and passed in. */
 export interface ActionContext {
   inputs: Inputs;
-  client: Pick<DocwrightClient, 'createJob' | 'getJob' | 'sendMessage'>;
+  client: Pick<DocwrightClient, 'createJob' | 'getJob' | 'sendMessage'> & {
+    /**
+     * The files the job's pull request changes, when the jobs run in this step and it booked them
+     * all (the runner): the status comment names them without asking GitHub. Null: ask GitHub.
+     */
+    changedFiles?(jobId: string): ChangedFiles | null;
+  };
   /** Null when there is no token; only comment events need GitHub. */
   octokit: GitHubApi | null;
   links: StatusLinks;

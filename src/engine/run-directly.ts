@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClaimedJob, ProjectRow, RunOutcome } from '../store/index.js';
-import { runJob, usageMeterFor, type RunDependencies } from './run-job.js';
+import { runJob, usageMeterFor, type RunDependencies, type RunFileBook } from './run-job.js';
 import { addUsage, NO_USAGE } from '../core/usage.js';
 import { failureSentence, mayRetry, delayBeforeRetry } from './run-retries.js';
 
 export interface DirectRunOptions extends Omit<RunDependencies, 'runFiles'> {
+  /** Where the runs' committed files are booked; by default nowhere, and GitHub lists them. */
+  runFiles?: RunFileBook;
   /** Attempts before the job fails (default as the worker's). */
   maxAttempts?: number;
   /** The first retry's delay, doubled for each later one (default 1 s). */
@@ -13,7 +15,7 @@ export interface DirectRunOptions extends Omit<RunDependencies, 'runFiles'> {
   onRetry?: (retry: { attempt: number; delayMs: number; error: unknown }) => void;
 }
 
-/** The files a run commits are only booked for status comments a store feeds; here GitHub lists them. */
+/** Without a book of its own, the files a run commits are listed by GitHub when a comment names them. */
 const NO_BOOK = { planned: async () => {}, landed: async () => {} };
 
 /**
@@ -41,7 +43,7 @@ export async function runJobDirectly(
     );
     try {
       const outcome = await runJob(
-        { ...options, runFiles: NO_BOOK },
+        { ...options, runFiles: options.runFiles ?? NO_BOOK },
         project,
         { job: { ...claimed.job, attempts }, pending: claimed.pending },
         history,

@@ -25,7 +25,7 @@ import { blockingFailure, runReply } from './run-findings.js';
 import { formatCommitMessage, oneLine, parseCommitMessage, RUN_TRAILER } from './commit-message.js';
 
 /** Where a run records the files it commits (the store's run files), for the status comments. */
-interface RunFileBook {
+export interface RunFileBook {
   planned(jobId: string, runKey: string, paths: string[]): Promise<void>;
   landed(jobId: string, runKey: string): Promise<void>;
 }

@@ -11,6 +11,8 @@ export interface RepositoryStart {
   settingsText: string | null;
   /** The default branch and its head as GitHub answers now; null for an empty repository. */
   defaultBranch: { name: string; head: BranchHead } | null;
+  /** The repository's GraphQL node id (a commit's `createRef` names the repository by it). */
+  repositoryId: string | null;
 }
 
 /** The part of an Octokit this reads with: GraphQL (Probot's and `@octokit/rest`'s clients have it). */
@@ -20,6 +22,7 @@ export interface GraphqlClient {
 
 const QUERY = `query docwrightRepositoryStart($owner: String!, $repo: String!, $file: String!) {
   repository(owner: $owner, name: $repo) {
+    id
     file: object(expression: $file) { ... on Blob { text } }
     defaultBranchRef { name target { oid ... on Commit { message tree { oid } } } }
   }
@@ -30,6 +33,7 @@ const QUERY = `query docwrightRepositoryStart($owner: String!, $repo: String!, $
 
 interface Answer {
   repository: {
+    id?: string;
     file: { text?: string | null } | null;
     defaultBranchRef: {
       name: string;
@@ -69,5 +73,6 @@ export async function readRepositoryStart(
       branch && target?.tree && target.message !== undefined
         ? { name: branch.name, head: { sha: target.oid, tree: target.tree.oid, message: target.message } }
         : null,
+    repositoryId: answer.repository?.id ?? null,
   };
 }

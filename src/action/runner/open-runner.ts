@@ -92,6 +92,7 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
     repo,
     defaultBranch,
     defaultHead: start.defaultBranch.head,
+    repositoryId: start.repositoryId,
     branchPrefix: settings.branchPrefix,
     docsElsewhere:
       settings.sync.docsRepository && settings.sync.docsRepository.toLowerCase() !== repository.toLowerCase()

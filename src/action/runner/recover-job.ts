@@ -73,18 +73,23 @@ export async function recoverJob(
   };
 }
 
-/** The replies of the job's runs, oldest first: the job's commits from the branch head down. */
+/**
+ * The replies of the job's runs, oldest first: the job's commits from the branch head down, read
+ * in one request (a page of the branch's history) and followed by first parents, so a merge of the
+ * base into the branch does not interleave its commits with the job's.
+ */
 async function repliesOnBranch(options: RecoverOptions, jobId: string, head: string): Promise<string[]> {
+  const { data } = await options.octokit.rest.repos.listCommits({
+    ...options.repository,
+    sha: head,
+    per_page: MAX_COMMITS_READ,
+  });
+  const bySha = new Map(data.map((commit) => [commit.sha, commit]));
   const replies: string[] = [];
-  let sha: string | undefined = head;
-  for (let read = 0; sha && read < MAX_COMMITS_READ; read += 1) {
-    const commit: { message: string; parents: { sha: string }[] } = (
-      await options.octokit.rest.git.getCommit({ ...options.repository, commit_sha: sha })
-    ).data;
-    const parsed = parseCommitMessage(commit.message);
+  for (let commit = bySha.get(head); commit; commit = bySha.get(commit.parents[0]?.sha ?? '')) {
+    const parsed = parseCommitMessage(commit.commit.message);
     if (parsed.trailers[JOB_TRAILER] !== jobId) break;
     replies.unshift(parsed.reply || parsed.title);
-    sha = commit.parents[0]?.sha;
   }
   return replies;
 }

@@ -16,9 +16,13 @@ interface RunnerParts extends RunnerOptions {
   repo: string;
   defaultBranch: string;
   defaultHead: BranchHead;
+  repositoryId: string | null;
   branchPrefix: string;
   docsElsewhere: string | null;
 }
+
+/** How long the runner trusts a branch head it read or wrote: longer than a step may run. */
+const STEP_REFS_MS = 6 * 60 * 60 * 1000;
 
 /**
  * The job service of the runner: the GitHub forge on the workflow's token, the agent of the job's
@@ -48,9 +52,14 @@ export function createRunnerJobs(parts: RunnerParts): RunnerJobs {
     octokitFor: () => Promise.resolve(parts.octokit),
     auth: 'token',
     webUrl: hosts.webUrl,
+    // A step lasts minutes and its own commits move the job's branch: what it read or wrote holds
+    // for the step, as the App holds a head until a push says otherwise.
+    rememberRefsMs: STEP_REFS_MS,
   });
   // The default branch's head came with the settings: a new job starts from it without asking again.
   forge.sawHead(repository, parts.defaultBranch, parts.defaultHead);
+  // With the repository's node id a commit is one GraphQL mutation instead of tree, commit and ref.
+  if (parts.repositoryId) forge.sawRepository(repository, parts.repositoryId);
   return new RunnerJobs({
     project,
     defaultBranch: parts.defaultBranch,
