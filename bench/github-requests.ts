@@ -94,6 +94,11 @@ async function countJob(
 
 /** Runs the cases and returns the markdown section for bench/RESULTS.md. */
 export async function runGitHubRequestCountBenchmark(): Promise<string> {
+  return render(await countRequestCases());
+}
+
+/** Each case's requests, counted on the real service against the fake GitHub. */
+export async function countRequestCases(): Promise<Case[]> {
   const cases: Case[] = [];
   const plain = await startBotHarness();
   let pull: Pull;
@@ -162,7 +167,7 @@ export async function runGitHubRequestCountBenchmark(): Promise<string> {
   } finally {
     await configured.close();
   }
-  return render(cases);
+  return cases;
 }
 
 function render(cases: Case[]): string {

@@ -61,11 +61,13 @@ function contextWith(values: Record<string, string> = {}) {
   return { context, logs };
 }
 
-const issueComment = (body = `/docs ${INSTRUCTION}`) =>
+/** The example's comment, by a member rather than the repository's owner: the permission is asked. */
+const issueComment = (body = `/docs ${INSTRUCTION}`, association = 'MEMBER') =>
   parseEvent(
     'issue_comment',
     examplePayload('issue_comment', 'created', (payload) => {
       payload.comment.body = body;
+      payload.comment.author_association = association;
     }),
   );
 
@@ -147,6 +149,7 @@ describe('a /docs comment', () => {
       'issue_comment',
       examplePayload('issue_comment', 'created', (payload) => {
         payload.comment.body = '/docs sync';
+        payload.comment.author_association = 'MEMBER';
         payload.issue.pull_request = { url: `${GITHUB}${REPO}/pulls/1` };
         payload.issue.body = 'Retries are now called attempts.';
       }),
@@ -232,6 +235,7 @@ describe('a /docs comment', () => {
     const { context } = contextWith();
     const payload = examplePayload('pull_request_review_comment', 'created', (event) => {
       event.comment.body = '/docs reword this paragraph';
+      event.comment.author_association = 'MEMBER';
       event.pull_request.body = `Replaced 2 mentions.\n\n${jobMarker('job23')}`;
       event.pull_request.user = { ...event.pull_request.user, login: 'docwright[bot]', type: 'Bot' };
     });
@@ -282,6 +286,23 @@ describe('a /docs comment', () => {
       changed: '',
       'comment-id': '71',
     });
+  });
+
+  it("takes the repository owner's comment without asking GitHub for the owner's permission", async () => {
+    const { context } = contextWith({ wait: 'false' });
+    const writes = commentWrites();
+    nock(GITHUB)
+      .post(`${REPO}/issues/comments/492700400/reactions`, { content: 'eyes' })
+      .reply(201, { id: 1, content: 'eyes' })
+      .get(`${REPO}/issues/1/comments`)
+      .query({ per_page: 100, page: 1 })
+      .reply(200, [])
+      .post(`${REPO}/issues/1/comments`, writes.record)
+      .reply(201, { id: 78 });
+    nock(API).post('/v2/agent/docs/job').reply(201, job);
+    const result = await runAction(context, issueComment(`/docs ${INSTRUCTION}`, 'OWNER'));
+    expect(result.kind).toBe('job');
+    expect(writes.bodies).toHaveLength(1);
   });
 
   it('ignores a commenter below the minimum permission, with a notice and nothing else', async () => {

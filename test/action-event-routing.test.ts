@@ -32,6 +32,7 @@ describe('parseEvent', () => {
         kind: 'issue',
         body: '/docs fix it',
         author: { login: 'Codertocat', type: 'User' },
+        association: 'OWNER',
       },
       thread: { owner: 'Codertocat', repo: 'Hello-World', number: 1, isPullRequest: false },
       pullRequest: null,

@@ -10,7 +10,14 @@ export interface CommentEvent {
   eventName: string;
   /** `created`, `edited` or `deleted`. */
   action: string;
-  comment: { id: number; kind: CommentKind; body: string; author: GitHubUser | null };
+  comment: {
+    id: number;
+    kind: CommentKind;
+    body: string;
+    author: GitHubUser | null;
+    /** GitHub's `author_association` (OWNER, MEMBER, …); null when the payload has none. */
+    association: string | null;
+  };
   thread: Thread;
   /** The pull request the comment is on, when it is on one: its body may carry a job marker. */
   pullRequest: PullRequestBody | null;
@@ -50,7 +57,12 @@ const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 
 // Only the fields the Action reads; GitHub's payloads carry many more (webhook payload schemas).
 const User = z.object({ login: z.string(), type: z.string() });
-const Comment = z.object({ id: z.number(), body: z.string().nullable(), user: User.nullable() });
+const Comment = z.object({
+  id: z.number(),
+  body: z.string().nullable(),
+  user: User.nullable(),
+  author_association: z.string().optional(),
+});
 const Repository = z.object({ name: z.string(), owner: z.object({ login: z.string() }) });
 const IssueCommentPayload = z.object({
   action: z.string(),
@@ -123,7 +135,13 @@ function commentEvent(
     kind: 'comment',
     eventName,
     action: event.action,
-    comment: { id: event.comment.id, kind, body: event.comment.body ?? '', author: event.comment.user },
+    comment: {
+      id: event.comment.id,
+      kind,
+      body: event.comment.body ?? '',
+      author: event.comment.user,
+      association: event.comment.author_association ?? null,
+    },
     thread: {
       owner: event.repository.owner.login,
       repo: event.repository.name,

@@ -92,7 +92,11 @@ async function permissionDenied(
   const author = event.comment.author;
   if (!author) return 'The comment has no author.';
   if (isBot(author)) return null;
-  const level = await getPermissionLevel(octokit, event.thread, author.login);
+  // The repository's owner is known from the payload, as the App knows it: no lookup.
+  const level =
+    event.comment.association === 'OWNER'
+      ? 'admin'
+      : await getPermissionLevel(octokit, event.thread, author.login);
   if (hasPermission(level, minimum)) return null;
   return `${author.login} has ${level} permission on ${event.thread.owner}/${event.thread.repo}; running docwright needs ${minimum}. The comment is ignored.`;
 }
