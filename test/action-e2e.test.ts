@@ -158,14 +158,14 @@ describe('the bundled Action against docwright serve', () => {
     expect(first.summary).toContain(jobId);
 
     const paths = recorder.calls.map((call) => `${call.method} ${call.path}`);
+    // The example's commenter owns the repository (`author_association: OWNER`): no permission lookup.
     expect(paths).toEqual([
-      'GET /repos/Codertocat/Hello-World/collaborators/Codertocat/permission',
       'POST /repos/Codertocat/Hello-World/issues/comments/492700400/reactions',
       'GET /repos/Codertocat/Hello-World/issues/1/comments',
       'POST /repos/Codertocat/Hello-World/issues/1/comments',
       `PATCH /repos/Codertocat/Hello-World/issues/comments/${first.outputs['comment-id']}`,
     ]);
-    expect(recorder.calls[1]!.body).toEqual({ content: 'eyes' });
+    expect(recorder.calls[0]!.body).toEqual({ content: 'eyes' });
     expect(recorder.calls.every((call) => call.authorization === 'token ghs_recorded')).toBe(true);
     const [status] = recorder.comments;
     // The server's project is a local repository: the change is committed, and it has no pull requests.
