@@ -245,10 +245,105 @@ describe('retrieval on reader wording', () => {
     expect(passing.about).toBe(0);
   });
 
+  it("does not count a reader's phrase as a word the docs lack where the site has none of its words", () => {
+    const small = DocsIndex.build([
+      {
+        path: 'muting.mdx',
+        content: page('Muting', 'Mute the user during the middle part of the greeting.'),
+      },
+      { path: 'voices.mdx', content: page('Voices', 'Pick a voice for the greeting.') },
+    ]);
+    // "in the middle of" is also searched as the docs' "mid", which this site never writes: the
+    // question's words are all on the page all the same.
+    const question = 'mute the user in the middle of the greeting';
+    expect(small.unknownWords(question)).toEqual([]);
+    expect(small.search(question)[0]?.relevance).toBe(1);
+  });
+
   it('ranks the pages a conversation cited higher for a follow-up', () => {
     const plain = paths('what about the platform');
     const cited = paths('what about the platform', { citedPaths: ['/guides/api-keys'] });
     expect(plain[0]).toBe('/cloud/errors');
     expect(cited[0]).toBe('/guides/api-keys');
+  });
+});
+
+describe('retrieval of the section that answers', () => {
+  const site = DocsIndex.build([
+    {
+      path: 'concepts.mdx',
+      content: page(
+        'Concepts',
+        '## Jobs\n\nA job is one change, worked on in the background.\n\n### States\n\n' +
+          '| status | meaning |\n| --- | --- |\n| `active` | a run is going on |\n| `completed` | the last run succeeded |',
+      ),
+    },
+    {
+      path: 'architecture.mdx',
+      content: page(
+        'Architecture',
+        'The job statuses are defined in the protocol layer, the job runner in the engine.',
+      ),
+    },
+    {
+      path: 'regions.mdx',
+      content: page(
+        'Regions',
+        'Agents run in one region at a time.\n\n## Deploy agents to a region\n\nAgents run in the region you pass to the deploy command.\n\n' +
+          '## Deploy agents to several regions\n\nAgents run in several regions when you repeat the deploy for each.\n\n' +
+          '## Available regions\n\nOne of:\n\n- **us-west**: Oregon\n- **eu-central**: Frankfurt',
+      ),
+    },
+    {
+      path: 'tracing.mdx',
+      content: page(
+        'Tracing',
+        'Traces follow the pipeline.\n\n## Trace structure\n\nA trace of the pipeline is a tree:\n\n```\nconversation\n├── turn\n└── turn\n```\n\n' +
+          '## Overview of the pipeline spans\n\nEach pipeline turn is a span with the pipeline stage inside it.\n\n' +
+          '## Setup\n\nTurn it on in code:\n\n```python\nworker = PipelineWorker(enable_tracing=True)\n```',
+      ),
+    },
+  ]);
+  const ask = (question: string) =>
+    retrieve(site, { conversation: [{ role: 'user', text: question }], retrievalPageSize: 3 }).passages;
+
+  it('finds a word whose plural the stemmer cuts otherwise ("statuses" and a table headed "status")', () => {
+    const [first] = site.search('the list of job statuses');
+    expect(first?.urlPath).toBe('/concepts');
+    expect(first?.heading).toBe('States');
+  });
+
+  it('brings the section that lists what a "which" question asks for, not one that only names it', () => {
+    const headings = ask('which regions can agents run in')
+      .filter((passage) => passage.urlPath === '/regions')
+      .map((passage) => passage.heading);
+    expect(headings).toContain('Available regions');
+  });
+
+  it('brings the opening of the page a question of no particular form is about', () => {
+    const hooks = DocsIndex.build([
+      {
+        path: 'react.mdx',
+        content: page(
+          'React SDK',
+          'The React SDK has two hooks: usePipecatClient and useTransportState.\n\n' +
+            '## useTransportState\n\nThe hook returns the client transport state; the SDK client re-renders on change.\n\n' +
+            '## Errors\n\nA hook used outside the client provider throws: wrap the client SDK app first.',
+        ),
+      },
+      { path: 'other.mdx', content: page('Client', 'The client connects to the server.') },
+    ]);
+    const passages = retrieve(hooks, {
+      conversation: [{ role: 'user', text: 'hooks for the client SDK' }],
+      retrievalPageSize: 2,
+    }).passages;
+    expect(passages.some((passage) => passage.urlPath === '/react' && passage.anchor === '')).toBe(true);
+  });
+
+  it('brings the code of a task, not a block that draws a tree', () => {
+    const headings = ask('trace the pipeline spans')
+      .filter((passage) => passage.urlPath === '/tracing')
+      .map((passage) => passage.heading);
+    expect(headings).toContain('Setup');
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { queryConcepts } from '../src/docs/fts-query.js';
 import { buildRetrievalQuery, isFollowUp } from '../src/docs/retrieval-query.js';
 
 const user = (text: string) => ({ role: 'user', text });
@@ -67,5 +68,26 @@ describe('isFollowUp', () => {
     ['Which OpenAPI versions does the API playground support?', false],
   ])('%j -> %s', (message, expected) => {
     expect(isFollowUp(message)).toBe(expected);
+  });
+});
+
+describe('queryConcepts', () => {
+  const alternatives = (text: string, term: string) =>
+    queryConcepts(text).find((concept) => concept.term === term)?.alternatives;
+
+  it('searches a word ending in "-us" or "-as" in both numbers, which the stemmer keeps apart', () => {
+    expect(alternatives('what do the job statuses mean', 'statuses')).toContain('"status"');
+    expect(alternatives('job status', 'status')).toContain('"statuses"');
+    expect(alternatives('rename an alias', 'alias')).toContain('"aliases"');
+    // Words the stemmer already matches with their plural get nothing more.
+    expect(alternatives('list the jobs', 'jobs')).toEqual(['"jobs"']);
+  });
+
+  it("adds the docs' words for the reader's (an LLM is a model, the docs chat is the assistant)", () => {
+    expect(alternatives('does the docs chat work without an llm', 'llm')).toContain('"model"');
+    expect(alternatives('does the docs chat work without an llm', 'docs chat')).toContain('"assistant"');
+    // A chat widget may be a support tool's, not the docs' assistant: "chat" alone stays itself.
+    expect(alternatives('add a chat widget', 'chat')).toEqual(['"chat"']);
+    expect(alternatives('is there an openapi spec', 'spec')).toContain('"specification"');
   });
 });

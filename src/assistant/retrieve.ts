@@ -11,7 +11,7 @@ import {
 import type { ContextItem, ConversationTurn } from '../protocol/assistant.js';
 import { answerForm, askedFor, holdsInstallCommand, listsRequirements } from './answer/answer-form.js';
 import { stem } from '../docs/word-stem.js';
-import { openingFence } from '../docs/page-syntax.js';
+import { fenceEnd, openingFence } from '../docs/page-syntax.js';
 import { EVERYDAY_WORDS } from './everyday-words.js';
 import { isOpening } from './opening.js';
 import {
@@ -223,9 +223,47 @@ function addFollowUpSections(
   }
 }
 
-/** Whether a section's text holds a fenced code block, as the page syntax reads fences. */
+/**
+ * A noun without its plural ending ("regions" -> "region", "statuses" -> "status", "classes" ->
+ * "class"), and nothing else: "which regions…" asks for what "Available Regions" lists, while
+ * "what changed…" asks for no "Changes" section.
+ */
+function singular(word: string): string {
+  if (word.length <= 3 || /(?:ss|us|is)$/.test(word)) return word;
+  if (/(?:ss|x|z|ch|sh|us)es$/.test(word)) return word.slice(0, -2);
+  return word.replace(/s$/, '');
+}
+
+/** A line of a Markdown list or table. */
+const LIST_LINE = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)/;
+
+/** Whether a section's text holds a list or a table: two of its lines are items or rows. */
+function holdsList(body: string): boolean {
+  return body.split('\n').filter((line) => LIST_LINE.test(line)).length >= 2;
+}
+
+/** Fence info strings of blocks that are text or a picture, not code a reader runs. */
+const NOT_CODE_INFO = /^(?:text|txt|plain|plaintext|ascii|mermaid|diagram)\b/i;
+/** Box-drawing characters: a tree or a diagram drawn in a block ("├── turn"). */
+const DRAWING = /[\u2500-\u257f]/;
+
+/**
+ * Whether a section's text holds a fenced block of code, as the page syntax reads fences. A block
+ * that draws a tree or a diagram, or says it is plain text, shows how something is laid out, not
+ * the code that does what was asked: a section holding only such a block still needs its code.
+ */
 function holdsCodeBlock(body: string): boolean {
-  return body.split('\n').some((line) => openingFence(line) !== undefined);
+  const lines = body.split('\n');
+  for (let start = 0; start < lines.length; start += 1) {
+    const fence = openingFence(lines[start]!);
+    if (fence === undefined) continue;
+    const end = fenceEnd(lines, start, fence.marker);
+    const inner = lines.slice(start + 1, end === -1 ? undefined : end);
+    if (!NOT_CODE_INFO.test(fence.info) && !inner.some((line) => DRAWING.test(line))) return true;
+    if (end === -1) return false;
+    start = end;
+  }
+  return false;
 }
 
 /**
@@ -266,8 +304,12 @@ function addCodeSection(
 /** Pages, from the first, whose code `addCodeSection` brings. */
 const CODE_PAGES = 2;
 
-/** Sections of a page searched for one holding code. */
-const CODE_SEARCH = 8;
+/**
+ * Sections of a page searched for one holding code. A reference page's code may sit below a dozen
+ * sections of prose its words rank first (a tracing page's setup under each metric it traces); 8
+ * missed it there, and 40 changed no other answer of the sets tuned on.
+ */
+const CODE_SEARCH = 40;
 
 /** Words of the sections that hold an install command, to find them on the first page. */
 const COMMAND_WORDS = 'install npm pip brew yarn pnpm command';
@@ -325,7 +367,11 @@ const TITLE_SHARE = 0.5;
  * command, whether it is on by default. The question's words rank the sections that repeat them
  * instead (its prerequisites, its notes), which name the subject without saying what it is. So the
  * opening of the first page joins its sections when the page's title holds most of the question;
- * the answerer weighs it as a section headed by that title. A question asking what is needed first
+ * the answerer weighs it as a section headed by that title. So it does for a question whose words
+ * say nothing of the form of its answer, a topic or an order ("React hooks for the client SDK",
+ * "trace the pipeline with OpenTelemetry"): it asks about the first page's subject as a whole, and
+ * the sections its words rank first are details (one hook, one metric) where the opening says what
+ * there is and where to start. A question asking what is needed first
  * brings the first page's requirements section the same way. A question asking for a command keeps
  * the section that holds it.
  */
@@ -343,23 +389,39 @@ function addOpeningSection(
   // first is listed in a section of its own ("Requirements"), which the question's words seldom
   // name ("what do I need installed before I start?"); a section headed by what a "which" question
   // asks for, in the question's own form, lists it ("Available regions" for "which regions…", not
-  // "Deploy to a region"); else the opening of a page whose title names the question.
+  // "Deploy to a region"); else the opening of a page whose title names the question, or of the
+  // page a question of no particular form is about. Of the sections headed by what a "which"
+  // question asks for, one that lists it ("Available Regions" and its list of regions) comes
+  // before one that only names it ("Deploying to Multiple Regions"): a page may head several
+  // sections with the word.
   const wanted: ((section: SearchHit) => boolean)[] = [];
   if (form === 'requirements') wanted.push((section) => listsRequirements(section.heading));
-  if (asked !== undefined) wanted.push((section) => queryTerms(section.heading).includes(asked));
-  if (titleNames(first.pageTitle, question)) wanted.push(isOpening);
+  if (asked !== undefined) {
+    const heads = (section: SearchHit) =>
+      queryTerms(section.heading).some((word) => singular(word) === singular(asked));
+    wanted.push((section) => heads(section) && holdsList(section.body));
+    wanted.push(heads);
+  }
+  if (form === 'any' || titleNames(first.pageTitle, question)) wanted.push(isOpening);
+  if (wanted.length === 0) return;
   const own = passages.filter((passage) => passage.urlPath === first.urlPath);
-  if (wanted.length === 0 || own.some((section) => wanted.some((test) => test(section)))) return;
-  const sections = index.search(`${first.pageTitle} ${question} ${SECTION_WORDS}`, {
-    limit: OPENING_SEARCH,
-    maxPerPage: OPENING_SEARCH,
-    filter: input.filter ?? undefined,
-    withinPaths: [first.urlPath],
-    snippets: false,
-  });
-  const found =
-    wanted.map((test) => sections.find(test)).find((section) => section !== undefined) ??
-    (wanted.includes(isOpening) ? openingOf(index, first.urlPath) : undefined);
+  let sections: SearchHit[] | undefined;
+  const search = () =>
+    (sections ??= index.search(`${first.pageTitle} ${question} ${SECTION_WORDS}`, {
+      limit: OPENING_SEARCH,
+      maxPerPage: OPENING_SEARCH,
+      filter: input.filter ?? undefined,
+      withinPaths: [first.urlPath],
+      snippets: false,
+    }));
+  // The first test a section of the page passes decides: when a retrieved section passes it, the
+  // passages already answer the question's form.
+  let found: SearchHit | undefined;
+  for (const test of wanted) {
+    if (own.some(test)) return;
+    found = search().find(test) ?? (test === isOpening ? openingOf(index, first.urlPath) : undefined);
+    if (found) break;
+  }
   if (!found) return;
   const last = passages.findLastIndex((passage) => passage.urlPath === first.urlPath);
   passages.splice(last + 1, 0, { ...found, relevance: first.relevance, about: first.about });

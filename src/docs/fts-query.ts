@@ -48,6 +48,12 @@ export interface QueryConcept {
    * names their own thing, which the docs cannot contain, so its absence says nothing.
    */
   placeholder?: boolean;
+  /**
+   * A reader's phrase the synonym table knows ("in the middle of"), searched beside its words.
+   * Its words are concepts of their own, so where no page holds the phrase nor the docs' words
+   * for it, it is no word the docs lack: it counts for nothing.
+   */
+  phrase?: boolean;
 }
 
 /** The distinct, lower-cased, non-stop words of `text`, in order of first appearance. */
@@ -108,6 +114,7 @@ export function queryConcepts(text: string, maxTerms = MAX_QUERY_TERMS): QueryCo
   let concepts = queryTerms(text, maxTerms).map((term): QueryConcept => {
     const own = [quote(term)];
     if (isIdentifier(term)) own.push(quote(identifierParts(term).join(' ')));
+    for (const form of otherNumber(term)) own.push(quote(form));
     const concept = { term, alternatives: withSynonyms(synonymsOfWord(term), own) };
     return addressed.has(term) ? { ...concept, placeholder: true } : concept;
   });
@@ -125,9 +132,25 @@ export function queryConcepts(text: string, maxTerms = MAX_QUERY_TERMS): QueryCo
   }
   for (const { phrase, docs } of phraseSynonyms(text)) {
     if (concepts.some((concept) => concept.term === phrase)) continue;
-    concepts.push({ term: phrase, alternatives: withSynonyms(docs, [quote(phrase)]) });
+    concepts.push({ term: phrase, alternatives: withSynonyms(docs, [quote(phrase)]), phrase: true });
   }
   return concepts;
+}
+
+/**
+ * Words whose singular ends in "-us" or "-as" (status, alias, canvas) and their plurals: the porter
+ * stemmer cuts the singular's final "s" ("status" -> "statu") but only the "es" of the plural
+ * ("statuses" -> "status"), so "what do the job statuses mean" never finds a table headed
+ * "status". The other number of such a word is searched with it.
+ */
+const SINGULAR_IN_S = /^[\p{L}]{3,}[ua]s$/u;
+const PLURAL_IN_SES = /^[\p{L}]{3,}[ua]ses$/u;
+
+/** The word in the other number, when the stemmer would not match the two. */
+function otherNumber(term: string): string[] {
+  if (SINGULAR_IN_S.test(term)) return [`${term}es`];
+  if (PLURAL_IN_SES.test(term)) return [term.slice(0, -2)];
+  return [];
 }
 
 /**

@@ -50,8 +50,10 @@ export class RelevanceMeter {
       const info = this.info(conceptExpression(concept), language);
       const { weight } = info;
       const pages = column ? info.columns[column] : info.pages;
-      // A word of the reader's own address counts only where a page has it.
+      // A word of the reader's own address counts only where a page has it, and a reader's
+      // phrase only where the site has it.
       if (concept.placeholder && !pageIds.some((id) => pages.has(id))) continue;
+      if (concept.phrase && info.pages.size === 0) continue;
       total += weight;
       for (const id of pageIds) if (pages.has(id)) scores.set(id, scores.get(id)! + weight);
     }
@@ -74,7 +76,7 @@ export class RelevanceMeter {
     let total = 0;
     for (const concept of concepts) {
       const info = this.info(conceptExpression(concept), language);
-      if (concept.placeholder && info.pages.size === 0) continue;
+      if ((concept.placeholder || concept.phrase) && info.pages.size === 0) continue;
       total += info.weight;
       for (const id of sectionIds)
         if (info.headedSections.has(id)) shares.set(id, shares.get(id)! + info.weight);
@@ -83,16 +85,26 @@ export class RelevanceMeter {
     return shares;
   }
 
-  /** The share (0-1) of `concepts` no page of `language` holds, words of the reader's address aside. */
+  /**
+   * The share (0-1) of `concepts` no page of `language` holds, words of the reader's address aside,
+   * and reader phrases no page holds (their words are counted one by one).
+   */
   unheldShare(concepts: readonly QueryConcept[], language: string): number {
-    const counted = concepts.filter((concept) => !concept.placeholder);
+    const counted = concepts.filter(
+      (concept) =>
+        !concept.placeholder &&
+        !(concept.phrase && this.info(conceptExpression(concept), language).pages.size === 0),
+    );
     return counted.length === 0 ? 0 : this.unheld(counted, language).length / counted.length;
   }
 
-  /** The concepts no page of `language` holds, words of the reader's address aside. */
+  /** The concepts no page of `language` holds, words of the reader's address and reader phrases aside. */
   unheld(concepts: readonly QueryConcept[], language: string): QueryConcept[] {
     return concepts.filter(
-      (concept) => !concept.placeholder && this.info(conceptExpression(concept), language).pages.size === 0,
+      (concept) =>
+        !concept.placeholder &&
+        !concept.phrase &&
+        this.info(conceptExpression(concept), language).pages.size === 0,
     );
   }
 
