@@ -18,7 +18,8 @@
  * A second set per site, bench/queries/<site>-facts-blind.json, holds questions of its own (with
  * the pages that answer them, and off-topic questions) written from randomly picked pages and never
  * tuned on: its figures are printed whole, its misses counted by category but never listed, so that
- * reading them does not make them tuning data.
+ * reading them does not make them tuning data. A third, bench/queries/<site>-facts-blind2.json, was
+ * written the same way from other randomly picked pages, later, and is read the same way.
  *
  * `--verbose` prints each listed miss with the answer's first lines.
  */
@@ -184,15 +185,18 @@ async function measure(site: AnySite) {
       .map((question) => ({ ...question, facts: facts[question.query]! }));
     tuned = await score(index, texts, asked, offTopic, factsFile.offTopic ?? []);
   }
-  const blindFile = readQueries<BlindFile>(`${site}-facts-blind.json`);
-  const blind = blindFile
-    ? await score(index, texts, blindFile.questions, [], blindFile.offTopic)
-    : undefined;
-  for (const question of blindFile?.questions ?? [])
-    for (const url of question.expected)
-      if (!index.page(url)) console.error(`  ${site}: the blind set expects a page the site lacks: ${url}`);
+  const blindSet = async (name: string) => {
+    const blindFile = readQueries<BlindFile>(`${site}-facts-${name}.json`);
+    for (const question of blindFile?.questions ?? [])
+      for (const url of question.expected)
+        if (!index.page(url))
+          console.error(`  ${site}: the ${name} set expects a page the site lacks: ${url}`);
+    return blindFile ? await score(index, texts, blindFile.questions, [], blindFile.offTopic) : undefined;
+  };
+  const blind = await blindSet('blind');
+  const blind2 = await blindSet('blind2');
   index.close();
-  return { tuned, blind };
+  return { tuned, blind, blind2 };
 }
 
 const percent = (count: number, total: number) => `${((100 * count) / Math.max(1, total)).toFixed(1)}%`;
@@ -217,6 +221,7 @@ async function main(): Promise<void> {
     for (const [name, set] of [
       ['tuned on', result.tuned],
       ['blind', result.blind],
+      ['blind2', result.blind2],
     ] as const) {
       if (!set) continue;
       const { questions, stated, scores, declined, offDeclined, ownOffDeclined, misses } = set;

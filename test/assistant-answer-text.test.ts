@@ -321,6 +321,109 @@ describe('choosing what answers', () => {
   });
 });
 
+describe('names, rare words and the answer in words', () => {
+  it("quotes a reference field's description with the field's name, the name first", async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'components/tabs.mdx',
+          content: page(
+            'Tabs',
+            'Use tabs to organize content into panels.\n\n## Tabs properties\n\n' +
+              '<ResponseField name="defaultTabIndex" type="number" default="0">\n' +
+              '  The index of the tab shown when the page loads (zero-based). Set it to `1` to show the second tab.\n' +
+              '</ResponseField>\n\n' +
+              '<ResponseField name="sync" type="boolean">\n  When `true`, tabs with matching titles switch together.\n</ResponseField>',
+          ),
+        },
+      ],
+      'which tab is shown when the page loads',
+    );
+    expect(answer.sources[0]).toBe('/components/tabs');
+    // Without its name the description does not say which property to set.
+    expect(answer.text).toMatch(/^`defaultTabIndex`: The index of the tab shown when the page loads/);
+  });
+
+  it('quotes the table a sentence alone in its paragraph points at with "these"', async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'editor/shortcuts.mdx',
+          content: page(
+            'Keyboard shortcuts',
+            'Use keyboard shortcuts to work faster in the web editor.\n\n## Everywhere\n\n' +
+              "These shortcuts work in the web editor whichever mode you're in.\n\n" +
+              '| Command | macOS | Windows |\n| --- | --- | --- |\n| Search | Cmd + K | Ctrl + K |\n| Save | Cmd + S | Ctrl + S |',
+          ),
+        },
+      ],
+      'shortcuts for the web editor',
+    );
+    expect(answer.text).toContain("These shortcuts work in the web editor whichever mode you're in.");
+    expect(answer.text).toContain('| Search | Cmd + K | Ctrl + K |');
+  });
+
+  it("brings a field's name with a later sentence of its description", async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'reference/context-strategy.mdx',
+          content: page(
+            'Context strategy config',
+            'Settings of how a flow keeps its context.\n\n' +
+              '<ParamField path="summary_prompt" type="str">\n' +
+              '  Prompt text for the summary. Required when the strategy resets with a summary.\n' +
+              '</ParamField>',
+          ),
+        },
+      ],
+      'what is required when the strategy resets with a summary',
+    );
+    expect(answer.text).toContain('`summary_prompt`: Prompt text for the summary.');
+    expect(answer.text).toContain('Required when the strategy resets with a summary.');
+  });
+
+  it('quotes the sentence holding the word few sentences share, over those holding the common ones', async () => {
+    const common = Array.from(
+      { length: 8 },
+      (_, position) => `Preview ${position} can trigger a deployment when a branch is pushed.`,
+    );
+    const answer = await ask(
+      [
+        {
+          path: 'guides/previews.mdx',
+          content: page(
+            'Branches',
+            `${common.join(' ')}\n\nRenovate may trigger a deployment once it is listed in \`allowed_bots\`.`,
+          ),
+        },
+      ],
+      'let renovate trigger deployment previews',
+    );
+    // Each sentence holds as many of the question's words; the one holding its rare word answers.
+    expect(answer.text).toMatch(/^Renovate may trigger a deployment once it is listed in `allowed_bots`\./);
+  });
+
+  it('answers "what does X do" in words first, and its example after', async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'flows/strategies.mdx',
+          content: page(
+            'Context strategies',
+            '## Example\n\n```python\n# RESET_WITH_SUMMARY in flows\nconfig = Config(strategy=RESET_WITH_SUMMARY)\n' +
+              'flow = Flow(config=config)\nflow.run()\n```\n\n' +
+              'RESET_WITH_SUMMARY clears the context and keeps a summary of it.',
+          ),
+        },
+      ],
+      'what does RESET_WITH_SUMMARY do in flows',
+    );
+    expect(answer.text).toMatch(/^RESET_WITH_SUMMARY clears the context and keeps a summary of it\./);
+    expect(answer.text).toContain('```python');
+  });
+});
+
 describe('everyday words the site never uses', () => {
   const sample = {
     path: 'sample-site.mdx',

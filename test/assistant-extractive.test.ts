@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
 import { ANSWER_RELEVANCE_THRESHOLD, ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
-import { answerForm, formBonus } from '../src/assistant/answer/answer-form.js';
+import { answerForm, formBonus, quotedForm } from '../src/assistant/answer/answer-form.js';
 import { ModelAnswerer } from '../src/assistant/answer/model.js';
 import { retrieve } from '../src/assistant/retrieve.js';
 import { DocsIndex } from '../src/docs/docs-index.js';
@@ -421,6 +421,46 @@ describe('extractive answers', () => {
     // The sources keep the search's order; the quote says which page it is from.
     expect(text).toMatch(/^One job can change at most 200 files, 1 MiB per file\. \[2\]/);
   });
+
+  it('quotes a fourth page whose sentence holds the question as well as a quoted page, and lists a fifth', async () => {
+    const text = await quotedFor('can a job change workflow files', [
+      hit('/jobs', 0.9, 'Every job works on its own branch.'),
+      hit('/action', 0.8, 'The action runs a job from a workflow.'),
+      hit('/runner', 0.7, 'Runner files are kept for a day.'),
+      hit('/security', 0.6, 'Workflow files are never changed by a job.'),
+      hit('/billing', 0.5, 'Each job is billed by the minute.'),
+    ]);
+    expect(text).toContain('Workflow files are never changed by a job. [4]');
+    expect(text).toMatch(/See also:\n- billing \[5\]$/);
+  });
+
+  it('quotes, from a list item too long for the room a later page has, its sentence that answers', async () => {
+    // Pages that spend the budget on sentences holding a word of the question each.
+    const spending = (topic: string) =>
+      Array.from(
+        { length: 3 },
+        (_, n) =>
+          `A job of the ${topic} kind ${n} changes files through a long series of stages, each described here, ` +
+          'so that this one sentence alone takes up a good part of what an answer may quote from a page.',
+      ).join(' ');
+    const filler = Array.from(
+      { length: 9 },
+      (_, n) => `Policy note ${n} explains one more detail at length.`,
+    );
+    const text = await quotedFor('can a job change workflow files', [
+      hit('/jobs', 0.9, spending('branch')),
+      hit('/action', 0.8, spending('action')),
+      hit('/runner', 0.7, spending('runner')),
+      hit(
+        '/security',
+        0.6,
+        `- Nothing the write policy refuses: nothing outside the docs root, no dot-folder. ${filler.join(' ')} ` +
+          'In particular, workflow files are never changed by a job.\n- Text a person cannot see is removed.',
+      ),
+    ]);
+    expect(text).toContain('In particular, workflow files are never changed by a job. [4]');
+    expect(text).not.toContain('Policy note 3');
+  });
 });
 
 describe('the form of an answer', () => {
@@ -444,6 +484,37 @@ describe('the form of an answer', () => {
     expect(formBonus(use, form, 1)).toBe(0);
     // A unit holding none of the question's words gains nothing for its form.
     expect(formBonus(entry, form, 0)).toBe(0);
+  });
+
+  it('prefers, for a question about what holds when nothing is set, the sentence stating the default', () => {
+    const form = quotedForm('what theme do code blocks use out of the box');
+    expect(form).toBe('default');
+    expect(
+      formBonus(
+        { kind: 'sentence', block: 0, text: 'Code blocks use the `system` theme by default.' },
+        form,
+        1,
+      ),
+    ).toBeGreaterThan(0);
+    expect(
+      formBonus({ kind: 'sentence', block: 0, text: 'Code blocks can use any Shiki theme.' }, form, 1),
+    ).toBe(0);
+  });
+
+  it('prefers, for a question asking where something is, the sentence that says where', () => {
+    const form = quotedForm('where do I find the project ID?');
+    expect(form).toBe('place');
+    // Retrieval reads the question as of no particular form, as before.
+    expect(answerForm('where do I find the project ID?')).toBe('any');
+    for (const text of [
+      'Open **Settings** > **General** and copy the **Project ID**.',
+      'Navigate to the project page to copy the project ID.',
+      'The project ID is in `.config/project.json`.',
+    ])
+      expect(formBonus({ kind: 'sentence', block: 0, text }, form, 1)).toBeGreaterThan(0);
+    expect(formBonus({ kind: 'sentence', block: 0, text: 'A project ID names one project.' }, form, 1)).toBe(
+      0,
+    );
   });
 
   it('prefers, for a question asking for a value, a sentence or item that states a number', () => {

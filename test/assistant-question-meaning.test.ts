@@ -36,4 +36,20 @@ describe('how much of a question a sentence holds', () => {
       meaning.score('A custom domain takes a day.', none),
     );
   });
+
+  it('weighs, among the units an answer chooses from, a word few of them hold over one they all hold', () => {
+    const units = [
+      'A deployment starts on every push.',
+      'A deployment takes a minute.',
+      'A deployment can be retried.',
+      'Renovate pull requests start a deployment too.',
+    ];
+    const meaning = new QuestionMeaning('renovate deployment').weighedBy(units);
+    // Alone, each word counts as much; weighed, the word one unit holds counts more.
+    expect(new QuestionMeaning('renovate deployment').score('Renovate runs.', none)).toBe(
+      new QuestionMeaning('renovate deployment').score('A deployment runs.', none),
+    );
+    expect(meaning.score('Renovate runs.', none)).toBeGreaterThan(meaning.score('A deployment runs.', none));
+    expect(meaning.ownWeight).toBeGreaterThan(new QuestionMeaning('renovate deployment').ownWeight);
+  });
 });

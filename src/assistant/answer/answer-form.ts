@@ -7,7 +7,8 @@
 import { openingFence } from '../../docs/page-syntax.js';
 import { textUnits, type TextUnit } from './sentences.js';
 
-export type AnswerForm = 'command' | 'requirements' | 'steps' | 'yes-no' | 'value' | 'definition' | 'any';
+export type AnswerForm =
+  'command' | 'requirements' | 'steps' | 'yes-no' | 'value' | 'default' | 'place' | 'definition' | 'any';
 
 const COMMAND =
   /\b(install|what command|which command|command to|commands? for|run the tests?|test suite|start the server)\b/i;
@@ -22,8 +23,22 @@ const YES_NO = /^\s*(can|could|does|do|is|are|will|should|may|must|am)\b/i;
 const VALUE =
   /\b(which|what)( \w+)? (port|version|default|limit|value|size|timeout|url|address)\b|\bhow (many|much|long|often)\b/i;
 const DEFINITION = /^\s*what(?:'s| is| are| does)\b/i;
+/**
+ * A question about what holds when the reader sets nothing ("which theme do code blocks use out of
+ * the box").
+ */
+const DEFAULT = /\b(defaults?|by default|out of the box|if i (don't|do not) (set|change|configure))\b/i;
+/**
+ * A question asking where something is: a place in a product or a file ("where do I find the
+ * project id").
+ */
+const PLACE =
+  /^\s*(where|in which|which (file|folder|page|menu|tab|setting))\b|\bwhere (do|does|did|can|is|are|should|would)\b/i;
 
-/** The form an answer to `question` takes; `any` when its words do not say. */
+/**
+ * The form an answer to `question` takes, as retrieval reads it (it looks for the section of the
+ * form); `any` when its words do not say. Never `default` or `place`: see `quotedForm`.
+ */
 export function answerForm(question: string): AnswerForm {
   if (COMMAND.test(question)) return 'command';
   if (REQUIREMENTS.test(question)) return 'requirements';
@@ -32,6 +47,20 @@ export function answerForm(question: string): AnswerForm {
   if (DEFINITION.test(question)) return 'definition';
   if (STEPS.test(question)) return 'steps';
   return 'any';
+}
+
+/**
+ * The form of the units an answer quotes first: `answerForm`, except that a question about a
+ * default or a place asks for the sentence stating it, whatever else its words say ("does it use
+ * dark mode by default?", "where do I find the project id?"). Retrieval goes on reading such a
+ * question by `answerForm`: the sentence is in whichever section the question's words find.
+ */
+export function quotedForm(question: string): AnswerForm {
+  const form = answerForm(question);
+  if (form === 'command' || form === 'requirements' || form === 'value') return form;
+  if (DEFAULT.test(question)) return 'default';
+  if (PLACE.test(question)) return 'place';
+  return form;
 }
 
 /** "Which regions…", "what events…": the thing a question asks to be named or listed. */
@@ -62,10 +91,20 @@ const INSTALL_LINE =
 const CONDITION =
   /\b(only|unless|if|when|without|not|never|must|requires?|needs?|cannot|can't|by default)\b/i;
 const DIGIT = /\d/;
+/** A sentence that states what holds when nothing is set. */
+const STATES_DEFAULT =
+  /\b(defaults?|defaulted|by default|unless|otherwise|if (not|none|unset|omitted))\b|\bunset\b/i;
+/**
+ * A sentence that says where something is: a path through a product's menus ("**Settings** >
+ * **General**", "Settings → Webhooks"), an instruction to go somewhere, or a file's path.
+ */
+const STATES_PLACE =
+  /(\*\*|\w)\s*(>|→|›|->)\s*(\*\*|\w)|\b(navigate to|go to|found (in|on|under)|located (in|on|under)|under \*\*|in your \*\*)|`[^`\s]*[./][^`\s]*`/i;
 const DEFINES = /\b(is|are) (a|an|the|one)\b/i;
 /**
- * A list item that names a term and then says what it is ("**RESET_WITH_SUMMARY**: The context is
- * cleared but…", "`idle_timeout` — seconds before…"): a glossary entry, the shape of a definition.
+ * A list item or sentence that names a term and then says what it is ("**RESET_WITH_SUMMARY**: The
+ * context is cleared but…", "`idle_timeout` — seconds before…", a field's name joined to its
+ * description): a glossary entry, the shape of a definition.
  */
 const DEFINED_TERM = /^(\*\*|`)[^*`\n]{1,60}(\1\s*(:|\u2014|\u2013|-)|:\1)\s/;
 
@@ -96,6 +135,10 @@ export function formBonus(unit: TextUnit, form: AnswerForm, score: number): numb
       return score > 0 && unit.kind === 'item' && unit.ordered === true ? 0.3 : 0;
     case 'yes-no':
       return score > 0 && unit.kind === 'sentence' && CONDITION.test(unit.text) ? 0.3 : 0;
+    case 'default':
+      return score > 0 && unit.kind !== 'code' && STATES_DEFAULT.test(unit.text) ? 0.3 : 0;
+    case 'place':
+      return score > 0 && unit.kind !== 'code' && STATES_PLACE.test(unit.text) ? 0.3 : 0;
     case 'value':
       return score > 0 && (unit.kind === 'sentence' || unit.kind === 'item') && DIGIT.test(unit.text)
         ? 0.3
@@ -103,7 +146,7 @@ export function formBonus(unit: TextUnit, form: AnswerForm, score: number): numb
     case 'definition':
       return score > 0 &&
         ((unit.kind === 'sentence' && DEFINES.test(unit.text)) ||
-          (unit.kind === 'item' && DEFINED_TERM.test(unit.text)))
+          ((unit.kind === 'item' || unit.kind === 'sentence') && DEFINED_TERM.test(unit.text)))
         ? 0.3
         : 0;
     default:

@@ -12,6 +12,8 @@ export interface ScoredUnit extends TextUnit {
   score: number;
   /** The heading of the section the unit is in. */
   heading?: string;
+  /** A long list item's sentences, each scored, to quote one where the whole item does not fit. */
+  parts?: { text: string; score: number }[];
 }
 
 /** Lines of a code block quoted when a section is mostly code. */
@@ -56,10 +58,15 @@ export function wholeList(units: ScoredUnit[], block: number): ScoredUnit[] {
  * The chosen units with the best one first: the answer's first sentence is the answer, and what
  * led up to it on the page follows as context. It leads with what follows it on the page (the rest
  * of its paragraph, its list) and with the lead-in sentence that announces it when it is a block.
+ * `codeAnswers`: whether a code block may lead (the question asks how to do something, or for a
+ * command).
  */
-export function leadWithAnswer(units: ScoredUnit[]): ScoredUnit[] {
-  // A table leads nothing: a reader wants the sentence that reads it first.
-  const leading = (unit: ScoredUnit) => (unit.kind === 'table' ? 0 : unit.score);
+export function leadWithAnswer(units: ScoredUnit[], codeAnswers = true): ScoredUnit[] {
+  // A table leads nothing: a reader wants the sentence that reads it first. Nor does code, unless
+  // code is what is asked for: "what does it do?" or "can I…?" is answered in words, and the
+  // example follows them.
+  const leading = (unit: ScoredUnit) =>
+    unit.kind === 'table' || (unit.kind === 'code' && !codeAnswers) ? 0 : unit.score;
   const top = Math.max(...units.map(leading));
   let from = units.findIndex((unit) => leading(unit) === top);
   // A block's lead-in stays before it ("To clear the cache, run:"), and so do an earlier item of
@@ -74,7 +81,11 @@ export function leadWithAnswer(units: ScoredUnit[]): ScoredUnit[] {
 function belongsBefore(previous: ScoredUnit, unit: ScoredUnit): boolean {
   if (previous.index !== unit.index - 1) return false;
   if (unit.kind === 'sentence')
-    return refersBack(unit) && previous.kind === 'sentence' && previous.block === unit.block;
+    return (
+      (refersBack(unit) || unit.term !== undefined) &&
+      previous.kind === 'sentence' &&
+      previous.block === unit.block
+    );
   return leadsIn(previous) || (previous.kind === 'item' && previous.block === unit.block);
 }
 

@@ -1,10 +1,10 @@
 import { queryTerms, type SearchHit } from '../../docs/index.js';
 import {
-  answerForm,
   askedFor,
   formBonus,
   isCommand,
   listsRequirements,
+  quotedForm,
   type AnswerForm,
 } from './answer-form.js';
 import {
@@ -22,7 +22,7 @@ import {
 import { isOpening } from '../opening.js';
 import { QuestionMeaning } from './question-meaning.js';
 import { stem } from '../../docs/word-stem.js';
-import { textUnits, type TextUnit } from './sentences.js';
+import { sentencesOf, textUnits, type TextUnit } from './sentences.js';
 import {
   sourceNumber,
   sourcesOf,
@@ -240,7 +240,7 @@ export class ExtractiveAnswerer implements Answerer {
     const cited = passages.filter(
       (passage, rank) => rank === 0 || passage.relevance >= CITE_RELEVANCE_THRESHOLD,
     );
-    const excerpts = selectExcerpts(cited, meaning, isTask(question), shown, answerForm(question));
+    const excerpts = selectExcerpts(cited, meaning, isTask(question), shown, quotedForm(question));
     const sources = sourcesOf(cited);
     return { sources, text: toAsync(lineDeltas(compose(excerpts, sources))) };
   }
@@ -372,11 +372,19 @@ function headingStems(heading: string): Set<string> {
 
 function selectExcerpts(
   passages: SearchHit[],
-  meaning: QuestionMeaning,
+  question: QuestionMeaning,
   procedural: boolean,
   shown: string,
   form: AnswerForm,
 ): Excerpt[] {
+  // The question's words are weighed by how few of the retrieved units hold them: the word only a
+  // few sentences share names what the question is about ("renovate" in "let renovate trigger docs
+  // changes"), where the words every unit holds ("docs", "changes") tell none of them apart.
+  const meaning = question.weighedBy(
+    passages
+      .slice(0, QUOTE_CANDIDATES)
+      .flatMap((passage) => textUnits(passage.body).map((unit) => unit.text)),
+  );
   const candidates = passages.slice(0, QUOTE_CANDIDATES).map((passage) => {
     const context = meaning.contextOf(`${passage.pageTitle} ${passage.headings.join(' ')}`);
     const scored = unitsOf(passage, meaning, form).map(({ headed, ...whole }, index) => {
@@ -386,8 +394,28 @@ function selectExcerpts(
       // Code quotes less well than prose, except the command a question about a command asks for.
       const code = unit.kind === 'code' && !(form === 'command' && isCommand(unit)) ? 0.25 : 0;
       // How much of the question the unit holds, its page's title aside: comparable between pages.
-      const holds = unit.kind === 'code' ? 0 : meaning.score(unit.text, NO_CONTEXT) + HEADING_WEIGHT * headed;
-      return { ...unit, index, score: score + formBonus(unit, form, score) - code, holds };
+      // A unit of the form the question asks for (a yes or no with its condition, a default, a
+      // step) holds more of it, whichever page it is on.
+      const held = meaning.score(unit.text, NO_CONTEXT) + HEADING_WEIGHT * headed;
+      const holds = unit.kind === 'code' ? 0 : held + formBonus(unit, form, held);
+      // A list item longer than a short quote is scored by its sentences too: when a page has room
+      // for a sentence only, the one of the item that answers is quoted ("In particular, workflows
+      // are never changed by a job." at the end of an item of five lines).
+      const parts =
+        unit.kind === 'item' && unit.text.length > NOTE_LENGTH
+          ? sentencesOf(unit.text).map((text) => {
+              const part = { kind: 'sentence' as const, text, block: unit.block };
+              const partScore = meaning.score(text, context) + HEADING_WEIGHT * headed;
+              return { text, score: partScore + formBonus(part, form, partScore) };
+            })
+          : undefined;
+      return {
+        ...unit,
+        index,
+        score: score + formBonus(unit, form, score) - code,
+        holds,
+        ...(parts && { parts }),
+      };
     });
     // A unit holding every word of the newest question answers it, even if an earlier answer
     // showed it: the reader asks again about what it says ("which Node version do I need?").
@@ -417,10 +445,11 @@ function selectExcerpts(
               : best,
           0,
         );
-  const order = [lead, ...candidates.map((_, rank) => rank).filter((rank) => rank !== lead)].slice(
-    0,
-    QUOTED_PASSAGES,
-  );
+  const order = [lead, ...candidates.map((_, rank) => rank).filter((rank) => rank !== lead)];
+  // A page past those quoted is quoted too when its best unit holds as much of the question as a
+  // quoted page's does: the pages are quoted in rank order, and the rank weighs a whole page, where
+  // one of its sentences may answer as well as the ones quoted (it is cited either way).
+  const weakest = Math.min(...order.slice(1, QUOTED_PASSAGES).map((rank) => candidates[rank]!.holds));
   let budget = PROSE_BUDGET;
   const chosen = new Map<number, ScoredUnit[]>();
   for (const [position, rank] of order.entries()) {
@@ -429,10 +458,13 @@ function selectExcerpts(
     // leave out the sentence that answers ("at most 200 changed files" after a table of flags).
     const asGood =
       position > 0 && candidates[rank]!.holds > 0 && candidates[rank]!.holds >= candidates[lead]!.holds;
+    if (position >= QUOTED_PASSAGES && !(candidates[rank]!.holds > 0 && candidates[rank]!.holds >= weakest))
+      continue;
     if (budget <= 0 && !asGood) continue;
     const room = asGood ? Math.max(budget, KEPT_ROOM) : budget;
     const units = leadWithAnswer(
       chooseUnits(candidates[rank]!.units, position === 0 ? 3 : budget > 0 ? 2 : 1, procedural, room, form),
+      procedural || form === 'command' || form === 'steps' || form === 'any',
     );
     budget -= units.filter((unit) => unit.kind !== 'code').reduce((sum, unit) => sum + unit.text.length, 0);
     chosen.set(rank, units);
@@ -452,9 +484,16 @@ function chooseUnits(
   // The first page quoted may quote a table or list longer than the prose budget, up to the bound
   // of a block: it is often the answer itself (a reference table of inputs).
   const room = budget >= PROSE_BUDGET ? Math.max(budget, BLOCK_CHARS) : budget;
-  const prose = units.filter(
-    (unit) => unit.kind !== 'code' && unit.text.length <= (unit.kind === 'sentence' ? budget : room),
-  );
+  const fits = (unit: ScoredUnit) => unit.text.length <= (unit.kind === 'sentence' ? budget : room);
+  // A list item too long to quote whole is quoted by its sentence that answers, when that fits.
+  const shortened = units.flatMap((unit) => {
+    if (unit.kind !== 'item' || fits(unit) || !unit.parts) return [];
+    const [part] = [...unit.parts].sort((a, b) => b.score - a.score);
+    return part && part.text.length <= budget
+      ? [{ ...unit, kind: 'sentence' as const, text: part.text, score: part.score, parts: undefined }]
+      : [];
+  });
+  const prose = [...units.filter((unit) => unit.kind !== 'code' && fits(unit)), ...shortened];
   const best = prose
     .filter((unit) => unit.score > 0)
     .sort((a, b) => b.score - a.score || a.index - b.index)
@@ -495,10 +534,19 @@ function chooseUnits(
     )
       chosen.set(previous.index, previous);
   }
+  // A sentence of a paragraph that describes a name (a field, an option) is quoted with the
+  // paragraph's first sentence, which names it: "Required when using `RESET_WITH_SUMMARY`" says
+  // nothing without `summary_prompt`.
+  for (const unit of best.filter((item) => item.term !== undefined)) {
+    const first = units.find((other) => other.block === unit.block);
+    if (first && first.index !== unit.index && first.text.length <= NEXT_SENTENCE_LENGTH)
+      chosen.set(first.index, first);
+  }
   // A lead-in announces the block after its paragraph ("Disable interruptions:" and its code, "To
-  // set it up:" and its steps): without it the sentence promises what the answer leaves out.
+  // set it up:" and its steps): without it the sentence promises what the answer leaves out. So
+  // does a sentence alone in its paragraph that names "these" things the block then lists.
   for (const unit of best) {
-    if (!leadsIn(unit)) continue;
+    if (!leadsIn(unit) && !pointsAhead(units, unit)) continue;
     const next = announced(units, unit);
     if (!next) continue;
     // The rest of the paragraph comes with it, so the block is not quoted apart from its lead-in.
@@ -527,6 +575,19 @@ function chooseUnits(
     if (opening) chosen.set(opening.index, opening);
   }
   return [...chosen.values()].sort((a, b) => a.index - b.index);
+}
+
+/**
+ * Whether a sentence that opens with "This" or "These" and has nothing before it in its paragraph
+ * points at the block right after its paragraph ("These shortcuts work in every mode." over the
+ * table of shortcuts): with no sentence before it to refer back to, what it names is what follows.
+ */
+function pointsAhead(units: ScoredUnit[], unit: ScoredUnit): boolean {
+  if (!refersBack(unit) || units.some((other) => other.block === unit.block && other.index < unit.index))
+    return false;
+  const paragraph = units.filter((other) => other.block === unit.block);
+  const after = units.find((other) => other.index > unit.index && other.block !== unit.block);
+  return paragraph.length === 1 && after !== undefined && after.kind !== 'sentence';
 }
 
 /**

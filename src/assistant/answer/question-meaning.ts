@@ -34,7 +34,7 @@ export class QuestionMeaning {
 
   constructor(
     readonly question: string,
-    earlierQuestions: readonly string[] = [],
+    private readonly earlierQuestions: readonly string[] = [],
   ) {
     const own = toConcepts(question, 1);
     this.own = own;
@@ -56,8 +56,32 @@ export class QuestionMeaning {
 
   /** What `score` gives a text holding every concept of the newest question, with no context. */
   get ownWeight(): number {
-    return this.own.reduce((sum, concept) => sum + concept.weight, 0);
+    return this.own.reduce((sum, concept) => sum + concept.weight * (this.rarity.get(concept) ?? 1), 0);
   }
+
+  /**
+   * The same question, each of its concepts weighed by how few of `texts` (the units an answer
+   * chooses from) hold it: from 1 for a concept every text holds to 2 for one a single text holds,
+   * on a log scale. Within one answer's candidates, a word that nearly every unit repeats (the
+   * site's subject, the page's) tells none of them apart, and the word only a few hold is what the
+   * question is about.
+   */
+  weighedBy(texts: readonly string[]): QuestionMeaning {
+    const weighed = new QuestionMeaning(this.question, this.earlierQuestions);
+    const total = texts.length;
+    if (total < 2) return weighed;
+    const stemsOf = texts.map((text) => new Set(queryTerms(text.toLowerCase(), 400).map(stem)));
+    for (const concept of weighed.concepts) {
+      const holding = stemsOf.filter((stems) =>
+        concept.alternatives.some((words) => words.every((word) => stems.has(word))),
+      ).length;
+      weighed.rarity.set(concept, 1 + Math.log(total / Math.max(1, holding)) / Math.log(total));
+    }
+    return weighed;
+  }
+
+  /** Each concept's weight for how few units hold it (see `weighedBy`); 1 when unweighed. */
+  private readonly rarity = new Map<Concept, number>();
 
   /** Stems of a page's title and headings, to pass to `score`. */
   contextOf(text: string): Set<string> {
@@ -85,7 +109,7 @@ export class QuestionMeaning {
     for (const concept of this.concepts) {
       if (!concept.alternatives.some((words) => words.every((word) => stems.has(word)))) continue;
       const stated = concept.alternatives.some((words) => words.every((word) => context.has(word)));
-      score += concept.weight * (stated ? STATED_BY_TITLE_WEIGHT : 1);
+      score += concept.weight * (this.rarity.get(concept) ?? 1) * (stated ? STATED_BY_TITLE_WEIGHT : 1);
     }
     return score;
   }
