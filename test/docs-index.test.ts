@@ -299,6 +299,28 @@ describe('sections whose own headings name the question', () => {
   });
 });
 
+describe('a section by its heading chain', () => {
+  it('is the section of that page headed by exactly that chain, or nothing', () => {
+    const index = DocsIndex.build([
+      {
+        path: 'domains.mdx',
+        content: page(
+          'Domains',
+          'Intro.\n\n## DNS\n\nAdd a CNAME record.\n\n### Apex domains\n\nUse an ALIAS record.\n\n## Apex domains\n\nAnother.',
+        ),
+      },
+      { path: 'other.mdx', content: page('Other', '## DNS\n\nNot this one.') },
+    ]);
+    expect(index.section('/domains', ['DNS'])?.body).toContain('CNAME');
+    expect(index.section('/domains', ['DNS', 'Apex domains'])?.body).toContain('ALIAS');
+    expect(index.section('/domains', ['Apex domains'])?.body).toContain('Another');
+    expect(index.section('/other', ['DNS'])?.body).toContain('Not this one');
+    expect(index.section('/domains', ['Missing'])).toBeUndefined();
+    expect(index.section('/missing', ['DNS'])).toBeUndefined();
+    index.close();
+  });
+});
+
 describe('query terms', () => {
   it('drops stop-words and punctuation, and quotes every term', () => {
     expect(queryTerms("How do I configure the `mint.json` file? It's NEAR (v2)")).toEqual([

@@ -346,4 +346,55 @@ describe('retrieval of the section that answers', () => {
       .map((passage) => passage.heading);
     expect(headings).toContain('Setup');
   });
+
+  it('brings the text of the section a retrieved subsection of the first page sits in', () => {
+    const domains = DocsIndex.build([
+      {
+        path: 'custom-domain.mdx',
+        content: page(
+          'Custom domain',
+          'Serve the docs at your own domain.\n\n## Configure your DNS\n\nAdd a CNAME record that points to cname.acme.dev.\n\n' +
+            '### Apex domains\n\nAn apex domain such as example.com cannot hold that record: point an apex domain with an ALIAS record.\n\n' +
+            '### Propagation\n\nRecords take up to a day to reach every resolver.',
+        ),
+      },
+      { path: 'other.mdx', content: page('Hosting', 'The docs are hosted for you.') },
+    ]);
+    const passages = retrieve(domains, {
+      conversation: [{ role: 'user', text: 'point my apex domain at the docs' }],
+      retrievalPageSize: 2,
+    }).passages.filter((passage) => passage.urlPath === '/custom-domain');
+    expect(passages[0]?.heading).toBe('Apex domains');
+    expect(passages.map((passage) => passage.heading)).toContain('Configure your DNS');
+  });
+
+  it('leaves a page whose retrieved sections have no parent as it is', () => {
+    const headings = ask('which regions can agents run in')
+      .filter((passage) => passage.urlPath === '/regions')
+      .map((passage) => passage.heading);
+    expect(new Set(headings).size).toBe(headings.length);
+  });
+
+  it('brings the section that defines the term a "what does" question asks about', () => {
+    const flows = DocsIndex.build([
+      {
+        path: 'strategies.mdx',
+        content: page(
+          'Context strategies',
+          'Flows manage the context between nodes.\n\n## Strategy types\n\n' +
+            '1. **APPEND**: new messages are added to the context.\n2. **RESET_WITH_SUMMARY**: the context is cleared and a summary of it is kept.\n\n' +
+            '## When to use each\n\nUse `RESET_WITH_SUMMARY` in long flows. Prefer `RESET_WITH_SUMMARY` when the flows run long.\n\n' +
+            '## Configuration\n\nSet `RESET_WITH_SUMMARY` in flows with `ContextStrategy.RESET_WITH_SUMMARY` in the flows config.',
+        ),
+      },
+      { path: 'other.mdx', content: page('Flows', 'Flows move a conversation between nodes.') },
+    ]);
+    const retrieved = (question: string) =>
+      retrieve(flows, { conversation: [{ role: 'user', text: question }], retrievalPageSize: 2 })
+        .passages.filter((passage) => passage.urlPath === '/strategies')
+        .map((passage) => passage.heading);
+    expect(retrieved('what does RESET_WITH_SUMMARY do in flows')).toContain('Strategy types');
+    // Only a question asking what something is or does: a task is answered by its code.
+    expect(retrieved('use RESET_WITH_SUMMARY in flows')).not.toContain('Strategy types');
+  });
 });

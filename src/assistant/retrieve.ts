@@ -100,6 +100,8 @@ export function retrieve(
   const passages = sections.filter((hit) => pages.includes(hit.urlPath));
   if (cited.length > 0) addFollowUpSections(index, passages, lastUserText(input.conversation), input);
   else {
+    addParentSections(index, passages);
+    addDefiningSections(index, passages, lastUserText(input.conversation), input);
     addCommandSection(index, passages, lastUserText(input.conversation), input);
     addOpeningSection(index, passages, lastUserText(input.conversation), input);
     addCodeSection(index, passages, lastUserText(input.conversation), input);
@@ -310,6 +312,92 @@ const CODE_PAGES = 2;
  * missed it there, and 40 changed no other answer of the sets tuned on.
  */
 const CODE_SEARCH = 40;
+
+/**
+ * A subsection is a case or a detail of the section it sits in ("Configure your DNS > Apex
+ * domains", "Endpoints > Rate limits"), and the text of that section above its subsections says
+ * what holds for all of them: the record to add, the command, the rule the cases refine. The
+ * question's words rank the subsection, whose heading and few lines repeat them, and the section
+ * around it goes unread. So each subsection retrieved of the first page brings its parent
+ * section's own text, unless it is already there; the other pages keep their sections, as each
+ * more section of a page the answer may not quote crowds out the next page.
+ */
+function addParentSections(index: DocsIndex, passages: SearchHit[]): void {
+  const first = passages[0];
+  if (first === undefined) return;
+  const own = passages.filter((passage) => passage.urlPath === first.urlPath);
+  const parents: SearchHit[] = [];
+  for (const passage of own) {
+    if (passage.headings.length < 2) continue;
+    const parent = index.section(first.urlPath, passage.headings.slice(0, -1));
+    // A heading followed at once by its first subheading has no text of its own to bring.
+    if (parent === undefined || parent.body.trim() === '') continue;
+    if (![...own, ...parents].some((section) => sameSection(section, parent))) parents.push(parent);
+  }
+  if (parents.length === 0) return;
+  const last = passages.findLastIndex((passage) => passage.urlPath === first.urlPath);
+  passages.splice(
+    last + 1,
+    0,
+    ...parents.map((parent) => ({ ...parent, relevance: first.relevance, about: first.about })),
+  );
+}
+
+/** Pages, from the first, that `addDefiningSections` reads. */
+const DEFINING_PAGES = 3;
+/** Sections of a page searched for the one defining the question's term. */
+const DEFINING_SEARCH = 40;
+
+/**
+ * A line that names a term and says what it is: a list item or a table's first cell led by the
+ * term in bold or code, then a colon, a dash or the cell's border ("3. **RESET_WITH_SUMMARY**: The
+ * context is cleared…", "| `timeout` | …", "- **Subpath:** host…"). Group 2 or 4 is the term.
+ */
+const GLOSSARY_LINE =
+  /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:(\*\*|`)([^*`\n]{1,60})\1\s*(?::|\u2014|\u2013|-\s|\|)|(\*\*|`)([^*`\n]{1,60}):\3)/;
+
+/** Whether a section's text defines a term made only of `terms` (stems of the question's words). */
+function definesTerm(body: string, terms: ReadonlySet<string>): boolean {
+  return body.split('\n').some((line) => {
+    const match = GLOSSARY_LINE.exec(line);
+    const named = queryTerms(match?.[2] ?? match?.[4] ?? '').map(stem);
+    return named.length > 0 && named.every((term) => terms.has(term));
+  });
+}
+
+/**
+ * "What does RESET_WITH_SUMMARY do?" is answered where the docs define the term, and they define
+ * a page's terms in a list or a table, one line each, the term first: the section holding that
+ * list seldom ranks first for the term, which the sections about when and how to use it repeat in
+ * fewer words. So for a question asking what something is or does, each of the first pages whose
+ * retrieved sections define none of the question's terms brings its section that does, if it has
+ * one.
+ */
+function addDefiningSections(
+  index: DocsIndex,
+  passages: SearchHit[],
+  question: string,
+  input: RetrievalInput,
+): void {
+  if (answerForm(question) !== 'definition') return;
+  const terms = new Set(queryTerms(question).map(stem));
+  for (const page of [...new Set(passages.map((passage) => passage.urlPath))].slice(0, DEFINING_PAGES)) {
+    const own = passages.filter((passage) => passage.urlPath === page);
+    if (own.some((passage) => definesTerm(passage.body, terms))) continue;
+    const hit = index
+      .search(question, {
+        limit: DEFINING_SEARCH,
+        maxPerPage: DEFINING_SEARCH,
+        filter: input.filter ?? undefined,
+        withinPaths: [page],
+        snippets: false,
+      })
+      .find((section) => definesTerm(section.body, terms));
+    if (!hit) continue;
+    const last = passages.findLastIndex((passage) => passage.urlPath === page);
+    passages.splice(last + 1, 0, { ...hit, relevance: own[0]!.relevance, about: own[0]!.about });
+  }
+}
 
 /** Words of the sections that hold an install command, to find them on the first page. */
 const COMMAND_WORDS = 'install npm pip brew yarn pnpm command';

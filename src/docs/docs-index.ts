@@ -469,6 +469,18 @@ export class DocsIndex {
     return page && { ...page, groups: [...page.groups] };
   }
 
+  /**
+   * The section of the page at `urlPath` headed by exactly `headings` (its heading chain, outermost
+   * first), if the page has one: the parent of a subsection is the chain without its last heading.
+   * Its relevance and about are 0: the caller has the page's.
+   */
+  section(urlPath: string, headings: readonly string[]): SearchHit | undefined {
+    const [pageId] = this.pageIds([urlPath]);
+    const row =
+      pageId === undefined ? undefined : this.statements.sectionUnder(pageId, JSON.stringify(headings));
+    return row && this.toHit(row, null, { relevance: 0, about: 0 })[0];
+  }
+
   /** Sizes and build time of the index. */
   get stats(): DocsIndexStats {
     return { ...this.summary, languages: { ...this.summary.languages } };

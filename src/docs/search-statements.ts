@@ -236,6 +236,14 @@ export class SearchStatements {
     return this.tables.sections.get(language) ?? 0;
   }
 
+  /** The first section of a page under exactly `headingChain` (a JSON array, as stored). */
+  sectionUnder(pageId: number, headingChain: string): RankedSection | undefined {
+    const sql = `SELECT s.id AS id, s.page_id AS pageId, 0 AS score
+      FROM sections s WHERE s.page_id = @pageId AND s.heading_chain = @headingChain
+      ORDER BY s.position LIMIT 1`;
+    return this.statement(sql).get({ pageId, headingChain }) as RankedSection | undefined;
+  }
+
   /** The first sections of a page in reading order (for a query with no searchable words). */
   pageSections(pageId: number, limit: number): RankedSection[] {
     const sql = `SELECT s.id AS id, s.page_id AS pageId, 0 AS score
