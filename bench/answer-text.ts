@@ -18,8 +18,9 @@
  * A second set per site, bench/queries/<site>-facts-blind.json, holds questions of its own (with
  * the pages that answer them, and off-topic questions) written from randomly picked pages and never
  * tuned on: its figures are printed whole, its misses counted by category but never listed, so that
- * reading them does not make them tuning data. A third, bench/queries/<site>-facts-blind2.json, was
- * written the same way from other randomly picked pages, later, and is read the same way.
+ * reading them does not make them tuning data. A third, bench/queries/<site>-facts-blind2.json, and
+ * a fourth, bench/queries/<site>-facts-blind3.json, were written the same way from other randomly
+ * picked pages, each later than the one before, and are read the same way.
  *
  * `--verbose` prints each listed miss with the answer's first lines.
  */
@@ -195,8 +196,9 @@ async function measure(site: AnySite) {
   };
   const blind = await blindSet('blind');
   const blind2 = await blindSet('blind2');
+  const blind3 = await blindSet('blind3');
   index.close();
-  return { tuned, blind, blind2 };
+  return { tuned, blind, blind2, blind3 };
 }
 
 const percent = (count: number, total: number) => `${((100 * count) / Math.max(1, total)).toFixed(1)}%`;
@@ -222,6 +224,7 @@ async function main(): Promise<void> {
       ['tuned on', result.tuned],
       ['blind', result.blind],
       ['blind2', result.blind2],
+      ['blind3', result.blind3],
     ] as const) {
       if (!set) continue;
       const { questions, stated, scores, declined, offDeclined, ownOffDeclined, misses } = set;

@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerForm, formBonus, quotedForm } from '../src/assistant/answer/answer-form.js';
 import { ExtractiveAnswerer } from '../src/assistant/answer/extractive.js';
 import { retrieve } from '../src/assistant/retrieve.js';
 import { ensureDemo } from '../src/cli/demo.js';
@@ -318,6 +319,79 @@ describe('choosing what answers', () => {
     );
     expect(answer.sources[0]).toBe('/client/acme-standard');
     expect(answer.text).toContain('Advanced Call Messaging Exchange');
+  });
+});
+
+describe('the sentence a question of its form asks for', () => {
+  it('reads "…, will it…?" after what it is about as a yes or no, and leads with the condition', async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'github/commands.mdx',
+          content: page(
+            'Comments on a public repository',
+            'A `/docs` comment on an issue of a public repository runs a docs job that makes the change it asks for. ' +
+              'A `/docs` comment runs only for commenters with the configured permission on the public repository ' +
+              '(`required_permission`). ' +
+              'A `/docs` comment runs once, and its job replies on the public repository with a link to the pull request.',
+          ),
+        },
+      ],
+      'a stranger writes a /docs comment on my public repository, will it run?',
+    );
+    expect(answer.sources[0]).toBe('/github/commands');
+    expect(answer.text).toMatch(/^A `\/docs` comment runs only for commenters/);
+  });
+
+  it('answers a reader reporting a fault with the sentence that says when it fails', async () => {
+    const answer = await ask(
+      [
+        {
+          path: 'audio/background-sound.mdx',
+          content: page(
+            'Background sound',
+            'A background sound file is loaded once, at the start of the call, from the path you give. ' +
+              'A background sound file may be a WAV, FLAC or OGG file of any length. ' +
+              "If a background sound file's sample rate does not match the output's, the mixer skips the file " +
+              'and logs a warning.',
+          ),
+        },
+      ],
+      'my background sound file never plays',
+    );
+    expect(answer.sources[0]).toBe('/audio/background-sound');
+    expect(answer.text).toMatch(/^If a background sound file's sample rate does not match/);
+  });
+
+  it('reads "if I don\'t pick one" as a question about the default', () => {
+    expect(quotedForm("which avatar does it show if I don't pick one")).toBe('default');
+    expect(quotedForm('which region does it use if you never set one?')).toBe('default');
+    // Retrieval reads these as before.
+    expect(answerForm("which avatar does it show if I don't pick one")).toBe('any');
+  });
+
+  it('reads a trailing "will it…?" clause as yes or no, and a fault report as trouble, for quoting only', () => {
+    expect(quotedForm('the disk filled up, will docwright lose jobs?')).toBe('yes-no');
+    expect(answerForm('the disk filled up, will docwright lose jobs?')).toBe('any');
+    expect(quotedForm('nginx rejects the webhook deliveries')).toBe('trouble');
+    expect(quotedForm('getting 429 from the chat widget')).toBe('trouble');
+    // A question with its own form keeps it: "how do I…" is answered by steps, "can I…" by yes or no.
+    expect(quotedForm("how do I fix the widget when it doesn't load")).toBe('steps');
+    expect(quotedForm("can I see a page that doesn't build?")).toBe('yes-no');
+    expect(
+      formBonus(
+        {
+          kind: 'sentence',
+          block: 0,
+          text: 'Make sure the proxy allows bodies of 25 MiB on the webhook path.',
+        },
+        'trouble',
+        1,
+      ),
+    ).toBeGreaterThan(0);
+    expect(
+      formBonus({ kind: 'sentence', block: 0, text: 'Webhook deliveries carry a signature.' }, 'trouble', 1),
+    ).toBe(0);
   });
 });
 

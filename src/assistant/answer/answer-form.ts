@@ -1,14 +1,23 @@
 /**
  * What an answer to a question looks like, from the question's form: "how do I install" is
  * answered by a command, "how do I" by steps, "can I" by yes or no with its condition, "which
- * port" by a value, "what is" by a definition. The offline answer prefers units of that form among
- * those that hold the question's words.
+ * port" by a value, "what is" by a definition, "X never plays" by the condition it fails under and
+ * the fix. The offline answer prefers units of that form among those that hold the question's words.
  */
 import { openingFence } from '../../docs/page-syntax.js';
 import { textUnits, type TextUnit } from './sentences.js';
 
 export type AnswerForm =
-  'command' | 'requirements' | 'steps' | 'yes-no' | 'value' | 'default' | 'place' | 'definition' | 'any';
+  | 'command'
+  | 'requirements'
+  | 'steps'
+  | 'yes-no'
+  | 'value'
+  | 'default'
+  | 'place'
+  | 'definition'
+  | 'trouble'
+  | 'any';
 
 const COMMAND =
   /\b(install|what command|which command|command to|commands? for|run the tests?|test suite|start the server)\b/i;
@@ -27,7 +36,21 @@ const DEFINITION = /^\s*what(?:'s| is| are| does)\b/i;
  * A question about what holds when the reader sets nothing ("which theme do code blocks use out of
  * the box").
  */
-const DEFAULT = /\b(defaults?|by default|out of the box|if i (don't|do not) (set|change|configure))\b/i;
+const DEFAULT =
+  /\b(defaults?|by default|out of the box|if (i|you|we) (don't|do not|never) (set|change|configure|pick|choose|give|pass|specify|provide|select)|if (i|you|we) leave it)\b/i;
+/**
+ * A yes-or-no question put after what it is about ("strangers commenting on my repo, will it run
+ * their request?", "the disk filled up, will it lose jobs?"): its last clause opens with the verb.
+ */
+const TRAILING_YES_NO =
+  /[,;:\u2014-]\s*(can|could|does|do|is|are|will|would|should|may|must)\s+(i|we|you|it|they|this|that|there|[\p{L}\p{N}_-]+)\b[^,;:]*\?\s*$/iu;
+/**
+ * A reader reporting that something goes wrong ("my background sound never plays", "nginx rejects
+ * the webhooks", "getting 429 from the widget"): the answer is the condition it fails under and
+ * what to do, not what the thing is.
+ */
+const TROUBLE =
+  /\b(doesn'?t|does not|don'?t|didn'?t|isn'?t|won'?t|can'?t|cannot|never|not (work|working|showing|loading|found)|fails?|failed|failing|errors?|crash(es|ed|ing)?|broken|rejects?|rejected|refuses?|refused|ignores?|ignored|stuck|missing|getting \d{3}|\d{3} errors?)\b/i;
 /**
  * A question asking where something is: a place in a product or a file ("where do I find the
  * project id").
@@ -60,6 +83,10 @@ export function quotedForm(question: string): AnswerForm {
   if (form === 'command' || form === 'requirements' || form === 'value') return form;
   if (DEFAULT.test(question)) return 'default';
   if (PLACE.test(question)) return 'place';
+  if (form === 'any' && TRAILING_YES_NO.test(question)) return 'yes-no';
+  // A report of a fault asked without a question word is answered by the condition and the fix;
+  // "how do I…" and "can I…" keep their own forms.
+  if (form === 'any' && TROUBLE.test(question)) return 'trouble';
   return form;
 }
 
@@ -91,6 +118,12 @@ const INSTALL_LINE =
 const CONDITION =
   /\b(only|unless|if|when|without|not|never|must|requires?|needs?|cannot|can't|by default)\b/i;
 const DIGIT = /\d/;
+/**
+ * Words of a sentence that says under what condition something fails, or what to do about it:
+ * the answer to a reader reporting a fault.
+ */
+const REMEDY =
+  /\b(if|unless|only|must|make sure|ensure|check|verify|instead|requires?|needs? to|should|do not|don't|never|cannot|can't|not)\b/i;
 /** A sentence that states what holds when nothing is set. */
 const STATES_DEFAULT =
   /\b(defaults?|defaulted|by default|unless|otherwise|if (not|none|unset|omitted))\b|\bunset\b/i;
@@ -143,6 +176,8 @@ export function formBonus(unit: TextUnit, form: AnswerForm, score: number): numb
       return score > 0 && (unit.kind === 'sentence' || unit.kind === 'item') && DIGIT.test(unit.text)
         ? 0.3
         : 0;
+    case 'trouble':
+      return score > 0 && unit.kind !== 'code' && REMEDY.test(unit.text) ? 0.3 : 0;
     case 'definition':
       return score > 0 &&
         ((unit.kind === 'sentence' && DEFINES.test(unit.text)) ||
