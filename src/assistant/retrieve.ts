@@ -282,36 +282,50 @@ function addCodeSection(
   question: string,
   input: RetrievalInput,
 ): void {
-  if (!isTask(question)) return;
-  for (const page of [...new Set(passages.map((passage) => passage.urlPath))].slice(0, CODE_PAGES)) {
-    const own = passages.filter((passage) => passage.urlPath === page);
-    if (own.some((passage) => holdsCodeBlock(passage.body))) continue;
-    const hit = index
-      .search(question, {
-        limit: CODE_SEARCH,
-        maxPerPage: CODE_SEARCH,
-        filter: input.filter ?? undefined,
-        withinPaths: [page],
-        snippets: false,
-      })
-      .find(
-        (section) => holdsCodeBlock(section.body) && !own.some((passage) => sameSection(passage, section)),
-      );
-    if (!hit) continue;
-    const last = passages.findLastIndex((passage) => passage.urlPath === page);
-    passages.splice(last + 1, 0, { ...hit, relevance: own[0]!.relevance, about: own[0]!.about });
-  }
+  if (isTask(question)) addMissingSection(index, passages, question, input, CODE_PAGES, holdsCodeBlock);
 }
 
 /** Pages, from the first, whose code `addCodeSection` brings. */
 const CODE_PAGES = 2;
 
 /**
- * Sections of a page searched for one holding code. A reference page's code may sit below a dozen
- * sections of prose its words rank first (a tracing page's setup under each metric it traces); 8
- * missed it there, and 40 changed no other answer of the sets tuned on.
+ * Sections of a page searched for the one a question's form asks for (code, a definition). A
+ * reference page's code may sit below a dozen sections of prose its words rank first (a tracing
+ * page's setup under each metric it traces); 8 missed it there, and 40 changed no other answer of
+ * the sets tuned on.
  */
-const CODE_SEARCH = 40;
+const SECTIONS_SEARCHED = 40;
+
+/**
+ * For each of the first `pages` retrieved pages none of whose retrieved sections `holds` what the
+ * question's form asks for, the page's best section (by the question's words) that does joins its
+ * sections, after them, as relevant as the page's first.
+ */
+function addMissingSection(
+  index: DocsIndex,
+  passages: SearchHit[],
+  question: string,
+  input: RetrievalInput,
+  pages: number,
+  holds: (body: string) => boolean,
+): void {
+  for (const page of [...new Set(passages.map((passage) => passage.urlPath))].slice(0, pages)) {
+    const own = passages.filter((passage) => passage.urlPath === page);
+    if (own.some((passage) => holds(passage.body))) continue;
+    const hit = index
+      .search(question, {
+        limit: SECTIONS_SEARCHED,
+        maxPerPage: SECTIONS_SEARCHED,
+        filter: input.filter ?? undefined,
+        withinPaths: [page],
+        snippets: false,
+      })
+      .find((section) => holds(section.body) && !own.some((passage) => sameSection(passage, section)));
+    if (!hit) continue;
+    const last = passages.findLastIndex((passage) => passage.urlPath === page);
+    passages.splice(last + 1, 0, { ...hit, relevance: own[0]!.relevance, about: own[0]!.about });
+  }
+}
 
 /**
  * A subsection is a case or a detail of the section it sits in ("Configure your DNS > Apex
@@ -345,8 +359,6 @@ function addParentSections(index: DocsIndex, passages: SearchHit[]): void {
 
 /** Pages, from the first, that `addDefiningSections` reads. */
 const DEFINING_PAGES = 3;
-/** Sections of a page searched for the one defining the question's term. */
-const DEFINING_SEARCH = 40;
 
 /**
  * A line that names a term and says what it is: a list item or a table's first cell led by the
@@ -381,22 +393,7 @@ function addDefiningSections(
 ): void {
   if (answerForm(question) !== 'definition') return;
   const terms = new Set(queryTerms(question).map(stem));
-  for (const page of [...new Set(passages.map((passage) => passage.urlPath))].slice(0, DEFINING_PAGES)) {
-    const own = passages.filter((passage) => passage.urlPath === page);
-    if (own.some((passage) => definesTerm(passage.body, terms))) continue;
-    const hit = index
-      .search(question, {
-        limit: DEFINING_SEARCH,
-        maxPerPage: DEFINING_SEARCH,
-        filter: input.filter ?? undefined,
-        withinPaths: [page],
-        snippets: false,
-      })
-      .find((section) => definesTerm(section.body, terms));
-    if (!hit) continue;
-    const last = passages.findLastIndex((passage) => passage.urlPath === page);
-    passages.splice(last + 1, 0, { ...hit, relevance: own[0]!.relevance, about: own[0]!.about });
-  }
+  addMissingSection(index, passages, question, input, DEFINING_PAGES, (body) => definesTerm(body, terms));
 }
 
 /** Words of the sections that hold an install command, to find them on the first page. */
