@@ -21,7 +21,7 @@ export interface ActionContext {
      * The files the job's pull request changes, when the jobs run in this step and it booked them
      * all (the runner): the status comment names them without asking GitHub. Null: ask GitHub.
      */
-    changedFiles?(jobId: string): ChangedFiles | null;
+    changedFiles?(jobId: string): Promise<ChangedFiles | null>;
   };
   /** Null when there is no token; only comment events need GitHub. */
   octokit: GitHubApi | null;

@@ -87,7 +87,7 @@ async function endView(context: ActionContext, job: Job, end: PollEnd): Promise<
 
 /** The files of the job's pull request when it is on this GitHub and readable; the comment does without otherwise. */
 async function changedFiles(context: ActionContext, job: Job): Promise<ChangedFiles | null> {
-  const booked = context.client.changedFiles?.(job.id);
+  const booked = await context.client.changedFiles?.(job.id);
   if (booked) return booked;
   const pullRequest = job.prLink ? parsePullRequestLink(job.prLink, context.serverUrl) : null;
   if (!pullRequest || !context.octokit) return null;

@@ -261,10 +261,38 @@ export class MemoryProjects {
 export class MemoryStore implements JobServiceStore {
   readonly jobs: MemoryJobStore;
   readonly projects: MemoryProjects;
+  readonly runs = new MemoryRunStore();
 
   constructor(projects: ProjectRow[], options: { firstMessageId?: number } = {}) {
     this.jobs = new MemoryJobStore(options);
     this.projects = new MemoryProjects(projects);
+  }
+}
+
+/** The files each run of a job committed, as the database's RunStore keeps them, in memory. */
+class MemoryRunStore {
+  private readonly runs = new Map<string, Map<string, { paths: string[]; landed: boolean }>>();
+
+  /** Before a run's commit: the paths it is about to write (a repeated attempt replaces them). */
+  planned(jobId: string, runKey: string, paths: string[]): Promise<void> {
+    const runs = this.runs.get(jobId) ?? new Map<string, { paths: string[]; landed: boolean }>();
+    runs.set(runKey, { paths: [...new Set(paths)], landed: false });
+    this.runs.set(jobId, runs);
+    return Promise.resolve();
+  }
+
+  /** The run's commit is on the branch: its paths count among the job's changes. */
+  landed(jobId: string, runKey: string): Promise<void> {
+    const run = this.runs.get(jobId)?.get(runKey);
+    if (run) run.landed = true;
+    return Promise.resolve();
+  }
+
+  /** Every path the job's landed runs changed, sorted; null when none is recorded. */
+  changedFiles(jobId: string): Promise<string[] | null> {
+    const landed = [...(this.runs.get(jobId)?.values() ?? [])].filter((run) => run.landed);
+    if (landed.length === 0) return Promise.resolve(null);
+    return Promise.resolve([...new Set(landed.flatMap((run) => run.paths))].sort());
   }
 }
 

@@ -59,27 +59,8 @@ export class RunnerJobs {
   /** Jobs of earlier workflow runs being read from GitHub, so two asks read once. */
   private readonly recoveries = new Map<string, Promise<void>>();
   private running: Promise<void> = Promise.resolve();
-  /**
-   * The files each job's runs in this step committed: planned per run, kept once the commit
-   * landed. `complete` when no earlier workflow run committed for the job, so the set is all its
-   * pull request changes.
-   */
-  private readonly files = new Map<
-    string,
-    { planned: Map<string, string[]>; landed: Set<string>; complete: boolean }
-  >();
-  private readonly book = {
-    planned: (jobId: string, runKey: string, paths: string[]) => {
-      this.filesOf(jobId).planned.set(runKey, paths);
-      return Promise.resolve();
-    },
-    landed: (jobId: string, runKey: string) => {
-      const files = this.filesOf(jobId);
-      for (const path of files.planned.get(runKey) ?? []) files.landed.add(path);
-      files.planned.delete(runKey);
-      return Promise.resolve();
-    },
-  };
+  /** Jobs of earlier workflow runs that committed: their pull request holds files this step never saw. */
+  private readonly committedBefore = new Set<string>();
 
   constructor(private readonly options: RunnerJobsOptions) {
     // Message ids name a run in its commit's trailer (job and message), which a retry looks for to
@@ -111,17 +92,15 @@ export class RunnerJobs {
       await this.service.archive(project.id, job.id);
       throw error;
     }
-    this.files.set(job.id, { planned: new Map(), landed: new Set(), complete: true });
     this.runWaiting();
     return job;
   }
 
   /** The files the job's pull request changes, when this step's runs are all its commits. */
-  changedFiles(jobId: string): ChangedFiles | null {
-    const files = this.files.get(jobId);
-    if (!files?.complete || files.landed.size === 0) return null;
-    const paths = [...files.landed].sort();
-    return { paths, total: paths.length, more: false };
+  async changedFiles(jobId: string): Promise<ChangedFiles | null> {
+    if (this.committedBefore.has(jobId)) return null;
+    const paths = await this.store.runs.changedFiles(jobId);
+    return paths && { paths, total: paths.length, more: false };
   }
 
   async getJob(_projectId: string, id: string): Promise<Job> {
@@ -161,20 +140,7 @@ export class RunnerJobs {
     this.store.jobs.importJob(recovered.job, this.options.recover.now());
     this.threads.set(id, recovered.threads);
     // A branch means earlier runs committed files this step never saw: GitHub lists them.
-    this.files.set(id, {
-      planned: new Map(),
-      landed: new Set(),
-      complete: recovered.job.branchHead === null,
-    });
-  }
-
-  private filesOf(jobId: string) {
-    let files = this.files.get(jobId);
-    if (!files) {
-      files = { planned: new Map(), landed: new Set(), complete: false };
-      this.files.set(jobId, files);
-    }
-    return files;
+    if (recovered.job.branchHead !== null) this.committedBefore.add(id);
   }
 
   private checkBranch(id: string, branch: string): void {
@@ -210,7 +176,7 @@ export class RunnerJobs {
       outcome = await runJobDirectly(
         {
           ...options.run,
-          runFiles: this.book,
+          runFiles: this.store.runs,
           pullRequestBody: (row, reply) => this.pullRequestBody(row, reply),
         },
         options.project,
