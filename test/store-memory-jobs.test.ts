@@ -10,6 +10,7 @@ import { NO_USAGE, type Usage } from '../src/core/usage.js';
 import { JobService } from '../src/engine/job-service.js';
 import type { Forge } from '../src/forge/types.js';
 import { MemoryStore, type ProjectRow } from '../src/store/index.js';
+import { JOB_COLUMNS } from '../src/store/jobs.js';
 
 const PROJECT: ProjectRow = {
   id: 'octo/docs',
@@ -194,28 +195,9 @@ describe('MemoryJobStore', () => {
 
 describe('the job row', () => {
   it('is made in one place in src/: no other file sets every column of one', () => {
-    // The columns of JobTable (src/store/schema.ts), set or written shorthand; a type's declaration
-    // of them does not count.
-    const columns = [
-      'id',
-      'project_id',
-      'status',
-      'model',
-      'repository_url',
-      'branch',
-      'pr_link',
-      'error',
-      'created_at',
-      'updated_at',
-      'archived_at',
-      'lease_owner',
-      'lease_expires_at',
-      'attempts',
-      'branch_head',
-      'usage',
-      'run_usage',
-      'budget',
-    ];
+    // Every column of a job row (the list the store's insert is checked against at compile time),
+    // set or written shorthand; a type's declaration of them does not count.
+    const columns = JOB_COLUMNS;
     const makers = readdirSync('src', { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts'))
       .filter((file) => {

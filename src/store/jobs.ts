@@ -102,7 +102,7 @@ export interface RunOutcome {
 const iso = (date: Date) => date.toISOString();
 
 // A new job and its first message as written on SQLite through the group commit.
-const JOB_COLUMNS = [
+export const JOB_COLUMNS = [
   'id',
   'project_id',
   'status',
