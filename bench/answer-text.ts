@@ -15,12 +15,13 @@
  * - cited not quoted: a cited page holds it, but the answer only lists that page;
  * - sentence choice: a quoted page holds it, and other sentences of it were quoted.
  *
- * A second set per site, bench/queries/<site>-facts-blind.json, holds questions of its own (with
- * the pages that answer them, and off-topic questions) written from randomly picked pages and never
- * tuned on: its figures are printed whole, its misses counted by category but never listed, so that
- * reading them does not make them tuning data. A third, bench/queries/<site>-facts-blind2.json, and
- * a fourth, bench/queries/<site>-facts-blind3.json, were written the same way from other randomly
- * picked pages, each later than the one before, and are read the same way.
+ * Five more sets per site, bench/queries/<site>-facts-blind.json to -blind5.json, hold questions of
+ * their own (with the pages that answer them, and off-topic questions), each written from randomly
+ * picked pages (or, on docwright's small docs, sections) that no earlier set uses. The first three
+ * were kept back while the answerer's rules were written; once they had judged them, their misses
+ * were read too, and they are tuned on now: their misses are listed with the tuned set's. blind4
+ * and blind5 were written later and are kept back: their figures are printed whole, their misses
+ * counted by category but never listed, so that reading them does not make them tuning data.
  *
  * `--verbose` prints each listed miss with the answer's first lines.
  */
@@ -197,8 +198,10 @@ async function measure(site: AnySite) {
   const blind = await blindSet('blind');
   const blind2 = await blindSet('blind2');
   const blind3 = await blindSet('blind3');
+  const blind4 = await blindSet('blind4');
+  const blind5 = await blindSet('blind5');
   index.close();
-  return { tuned, blind, blind2, blind3 };
+  return { tuned, blind, blind2, blind3, blind4, blind5 };
 }
 
 const percent = (count: number, total: number) => `${((100 * count) / Math.max(1, total)).toFixed(1)}%`;
@@ -225,6 +228,8 @@ async function main(): Promise<void> {
       ['blind', result.blind],
       ['blind2', result.blind2],
       ['blind3', result.blind3],
+      ['blind4', result.blind4],
+      ['blind5', result.blind5],
     ] as const) {
       if (!set) continue;
       const { questions, stated, scores, declined, offDeclined, ownOffDeclined, misses } = set;
@@ -235,7 +240,8 @@ async function main(): Promise<void> {
         `| ${site} | ${name} | ${CATEGORIES.map((category) => misses.filter((miss) => miss.category === category).length).join(' | ')} |`,
       );
     }
-    for (const miss of result.tuned?.misses ?? []) {
+    const tunedOn = [result.tuned, result.blind, result.blind2, result.blind3];
+    for (const miss of tunedOn.flatMap((set) => set?.misses ?? [])) {
       listed.push(`- ${site}, ${miss.category}: ${miss.query}`);
       if (verbose) listed.push(`  ${miss.text.slice(0, 240).replace(/\n/g, ' ')}`);
     }
@@ -243,7 +249,9 @@ async function main(): Promise<void> {
   console.log(lines.join('\n'));
   console.log('\nMisses by category:\n');
   console.log(missLines.join('\n'));
-  console.log(`\nThe misses of the sets tuned on (the blind sets' are not listed):\n\n${listed.join('\n')}`);
+  console.log(
+    `\nThe misses of the sets tuned on (blind4's and blind5's are not listed):\n\n${listed.join('\n')}`,
+  );
 }
 
 await main();
