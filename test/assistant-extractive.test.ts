@@ -422,16 +422,41 @@ describe('extractive answers', () => {
     expect(text).toMatch(/^One job can change at most 200 files, 1 MiB per file\. \[2\]/);
   });
 
-  it('quotes a fourth page whose sentence holds the question as well as a quoted page, and lists a fifth', async () => {
+  it('quotes about 1,400 characters of prose when the pages hold far more that answers', async () => {
+    const sentence = (page: number, n: number) =>
+      `Runner files of kind ${page}-${n} are kept for a day on the runner disk, and the runner removes the files it keeps once the day is over, whatever the job that wrote them did with them.`;
+    const pages = [0, 1, 2, 3].map((page) =>
+      hit(`/page-${page}`, 0.9 - page / 10, [0, 1, 2, 3, 4, 5].map((n) => sentence(page, n)).join('\n\n')),
+    );
+    const text = await quotedFor('how long are runner files kept', pages);
+    const prose = text.replace(/\*\*[^*]+:\*\* /g, '').replace(/ \[\d\]/g, '');
+    expect(prose.length).toBeGreaterThan(1400);
+    expect(prose.length).toBeLessThanOrEqual(1400 + 240);
+  });
+
+  it('quotes from the first four cited pages, the fourth holding less of the question than the others', async () => {
+    const text = await quotedFor('how long are runner files kept', [
+      hit('/jobs', 0.9, 'Runner files are kept for a day.'),
+      hit('/logs', 0.8, 'Runner logs are kept for a week.'),
+      hit('/cache', 0.7, 'Cached runner files expire after a week.'),
+      hit('/disk', 0.6, 'Runner disks are wiped every night.'),
+      hit('/billing', 0.5, 'Invoices are sent at the start of each month.'),
+    ]);
+    expect(text).toContain('Runner disks are wiped every night. [4]');
+    expect(text).toMatch(/See also:\n- billing \[5\]$/);
+  });
+
+  it('quotes a fifth page whose sentence holds the question as well as a quoted page, and lists a sixth', async () => {
     const text = await quotedFor('can a job change workflow files', [
       hit('/jobs', 0.9, 'Every job works on its own branch.'),
       hit('/action', 0.8, 'The action runs a job from a workflow.'),
       hit('/runner', 0.7, 'Runner files are kept for a day.'),
+      hit('/cache', 0.65, 'Cached files expire after a week.'),
       hit('/security', 0.6, 'Workflow files are never changed by a job.'),
-      hit('/billing', 0.5, 'Each job is billed by the minute.'),
+      hit('/billing', 0.5, 'Invoices are sent at the start of each month.'),
     ]);
-    expect(text).toContain('Workflow files are never changed by a job. [4]');
-    expect(text).toMatch(/See also:\n- billing \[5\]$/);
+    expect(text).toContain('Workflow files are never changed by a job. [5]');
+    expect(text).toMatch(/See also:\n- billing \[6\]$/);
   });
 
   it('quotes, from a list item too long for the room a later page has, its sentence that answers', async () => {
