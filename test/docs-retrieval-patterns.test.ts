@@ -375,6 +375,30 @@ describe('retrieval of the section that answers', () => {
     expect(new Set(headings).size).toBe(headings.length);
   });
 
+  it('brings the section that states the default a question about leaving something unset asks for', () => {
+    const avatars = DocsIndex.build([
+      {
+        path: 'avatar.mdx',
+        content: page(
+          'Avatar video',
+          'The avatar service shows an avatar that speaks with the voice of the bot.\n\n' +
+            '## Pick an avatar\n\nPick an avatar in the dashboard: each avatar shows a face, and you can pick another avatar at any time.\n\n' +
+            '## Streaming\n\nThe avatar streams video while it speaks; the avatar you pick shows in the call.\n\n' +
+            '## Configuration\n\n| parameter | type | default | description |\n| --- | --- | --- | --- |\n' +
+            '| `avatar_id` | `str` | `"Shawn"` | The face to use. |\n| `quality` | `str` | `"high"` | Video quality. |',
+        ),
+      },
+      { path: 'other.mdx', content: page('Voices', 'A voice speaks for the bot.') },
+    ]);
+    const retrieved = (question: string) =>
+      retrieve(avatars, { conversation: [{ role: 'user', text: question }], retrievalPageSize: 2 })
+        .passages.filter((passage) => passage.urlPath === '/avatar')
+        .map((passage) => passage.heading);
+    expect(retrieved("which avatar does it show if I don't pick one")).toContain('Configuration');
+    // A question that does not ask about what is left unset keeps the sections its words rank.
+    expect(retrieved('how do I pick the avatar it shows')).not.toContain('Configuration');
+  });
+
   it('brings the section that defines the term a "what does" question asks about', () => {
     const flows = DocsIndex.build([
       {

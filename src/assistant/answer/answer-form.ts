@@ -102,6 +102,11 @@ export function askedFor(question: string): string | undefined {
   return word === undefined || NOT_ASKED_FOR.test(word) ? undefined : word;
 }
 
+/** Whether a text states what holds when nothing is set ("defaults to", a table's default column). */
+export function statesDefault(text: string): boolean {
+  return STATES_DEFAULT.test(text);
+}
+
 /** Whether a section's heading says it lists what must be in place first. */
 export function listsRequirements(heading: string): boolean {
   return REQUIREMENTS_HEADING.test(heading.trim());
