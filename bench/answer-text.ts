@@ -5,7 +5,9 @@
  * site (docwright's own docs/ and the two shared corpora), every reader question of the sets tuned
  * on that has facts in bench/queries/<site>-facts.json (short phrases, in the docs' own words, that
  * a right answer states) is answered by the offline assistant, and its text is checked for every
- * fact: case, whitespace, punctuation and Markdown aside, any one of a fact's variants. Beside it:
+ * fact: case, whitespace, punctuation and Markdown aside, any one of a fact's variants; and whether
+ * it states them in its first paragraph (up to its first blank line), since the answer should say
+ * it first. Beside it:
  * Hit@5 and MRR@10 of the pages cited, and the shares of reader questions and off-topic questions
  * declined (the site's pooled off-topic sets tuned on, as `answer-quality.ts --pooled`, and the
  * facts file's own off-topic questions). Each miss is put in one category:
@@ -109,6 +111,8 @@ interface Miss {
 interface SetResult {
   questions: number;
   stated: number;
+  /** Of those, the answers that state every fact in their first paragraph. */
+  first: number;
   scores: RankScores;
   declined: number;
   offDeclined: readonly [number, number];
@@ -127,6 +131,7 @@ async function score(
   const cited: string[][] = [];
   const misses: Miss[] = [];
   let stated = 0;
+  let first = 0;
   let declined = 0;
   for (const question of questions) {
     const answer = await ask(index, question.query);
@@ -135,6 +140,8 @@ async function score(
     const missing = question.facts.filter((fact) => !states(answer.text, fact));
     if (missing.length === 0) {
       stated += 1;
+      const [opening = ''] = answer.text.split(/\n\s*\n/);
+      if (question.facts.every((fact) => states(opening, fact))) first += 1;
       continue;
     }
     const quoted = quotedSources(answer.text);
@@ -159,6 +166,7 @@ async function score(
   return {
     questions: questions.length,
     stated,
+    first,
     scores: rankScores(questions, cited),
     declined,
     offDeclined: await declinedOf(offTopic),
@@ -212,8 +220,8 @@ async function main(): Promise<void> {
   const verbose = process.argv.includes('--verbose');
   console.log(`Answer text, per site. Machine: ${machineDescription()}\n`);
   const lines = [
-    '| site | set | questions with facts | answer states the fact | cited Hit@5 | cited MRR@10 | on-topic declined | off-topic declined (pooled sets) | off-topic declined (facts file) |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| site | set | questions with facts | answer states the fact | in its first paragraph | cited Hit@5 | cited MRR@10 | on-topic declined | off-topic declined (pooled sets) | off-topic declined (facts file) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   const missLines = [
     '| site | set | declined | page not cited | cited not quoted | sentence choice |',
@@ -232,9 +240,9 @@ async function main(): Promise<void> {
       ['blind5', result.blind5],
     ] as const) {
       if (!set) continue;
-      const { questions, stated, scores, declined, offDeclined, ownOffDeclined, misses } = set;
+      const { questions, stated, first, scores, declined, offDeclined, ownOffDeclined, misses } = set;
       lines.push(
-        `| ${site} | ${name} | ${questions} | ${stated} (${percent(stated, questions)}) | ${percent(scores.hit5, 1)} | ${scores.mrr.toFixed(3)} | ${declined} (${percent(declined, questions)}) | ${ratio(offDeclined)} | ${ratio(ownOffDeclined)} |`,
+        `| ${site} | ${name} | ${questions} | ${stated} (${percent(stated, questions)}) | ${first} (${percent(first, questions)}) | ${percent(scores.hit5, 1)} | ${scores.mrr.toFixed(3)} | ${declined} (${percent(declined, questions)}) | ${ratio(offDeclined)} | ${ratio(ownOffDeclined)} |`,
       );
       missLines.push(
         `| ${site} | ${name} | ${CATEGORIES.map((category) => misses.filter((miss) => miss.category === category).length).join(' | ')} |`,
