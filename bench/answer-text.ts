@@ -6,8 +6,8 @@
  * on that has facts in bench/queries/<site>-facts.json (short phrases, in the docs' own words, that
  * a right answer states) is answered by the offline assistant, and its text is checked for every
  * fact: case, whitespace, punctuation and Markdown aside, any one of a fact's variants; and whether
- * it states them in its first paragraph (up to its first blank line), since the answer should say
- * it first. Beside it:
+ * it states them in its first quote (the text before its first citation: the page it leads with),
+ * since the answer should say it first. Beside it:
  * Hit@5 and MRR@10 of the pages cited, and the shares of reader questions and off-topic questions
  * declined (the site's pooled off-topic sets tuned on, as `answer-quality.ts --pooled`, and the
  * facts file's own off-topic questions). Each miss is put in one category:
@@ -111,7 +111,7 @@ interface Miss {
 interface SetResult {
   questions: number;
   stated: number;
-  /** Of those, the answers that state every fact in their first paragraph. */
+  /** Of those, the answers that state every fact in their first quote. */
   first: number;
   scores: RankScores;
   declined: number;
@@ -140,7 +140,7 @@ async function score(
     const missing = question.facts.filter((fact) => !states(answer.text, fact));
     if (missing.length === 0) {
       stated += 1;
-      const [opening = ''] = answer.text.split(/\n\s*\n/);
+      const opening = answer.text.slice(0, answer.text.search(/\[\d+\]/) + 1 || undefined);
       if (question.facts.every((fact) => states(opening, fact))) first += 1;
       continue;
     }
@@ -220,7 +220,7 @@ async function main(): Promise<void> {
   const verbose = process.argv.includes('--verbose');
   console.log(`Answer text, per site. Machine: ${machineDescription()}\n`);
   const lines = [
-    '| site | set | questions with facts | answer states the fact | in its first paragraph | cited Hit@5 | cited MRR@10 | on-topic declined | off-topic declined (pooled sets) | off-topic declined (facts file) |',
+    '| site | set | questions with facts | answer states the fact | in its first quote | cited Hit@5 | cited MRR@10 | on-topic declined | off-topic declined (pooled sets) | off-topic declined (facts file) |',
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
   const missLines = [
