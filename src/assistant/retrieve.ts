@@ -348,9 +348,7 @@ function addMissingSection(
         snippets: false,
       })
       .find((section) => holds(section.body) && !own.some((passage) => sameSection(passage, section)));
-    if (!hit) continue;
-    const last = passages.findLastIndex((passage) => passage.urlPath === page);
-    passages.splice(last + 1, 0, { ...hit, relevance: own[0]!.relevance, about: own[0]!.about });
+    if (hit) joinPage(passages, [hit]);
   }
 }
 
@@ -375,13 +373,7 @@ function addParentSections(index: DocsIndex, passages: SearchHit[]): void {
     if (parent === undefined || parent.body.trim() === '') continue;
     if (![...own, ...parents].some((section) => sameSection(section, parent))) parents.push(parent);
   }
-  if (parents.length === 0) return;
-  const last = passages.findLastIndex((passage) => passage.urlPath === first.urlPath);
-  passages.splice(
-    last + 1,
-    0,
-    ...parents.map((parent) => ({ ...parent, relevance: first.relevance, about: first.about })),
-  );
+  joinPage(passages, parents);
 }
 
 /** Pages, from the first, that `addDefiningSections` reads. */
@@ -534,9 +526,20 @@ function addOpeningSection(
     found = search().find(test) ?? (test === isOpening ? openingOf(index, first.urlPath) : undefined);
     if (found) break;
   }
-  if (!found) return;
-  const last = passages.findLastIndex((passage) => passage.urlPath === first.urlPath);
-  passages.splice(last + 1, 0, { ...found, relevance: first.relevance, about: first.about });
+  if (found) joinPage(passages, [found]);
+}
+
+/**
+ * Puts sections of a retrieved page after its passages, as relevant and as much about the question
+ * as the page's first: the page keeps its place, and is cited and judged as a whole.
+ */
+function joinPage(passages: SearchHit[], sections: readonly SearchHit[]): void {
+  const page = sections[0]?.urlPath;
+  const first = passages.find((passage) => passage.urlPath === page);
+  if (first === undefined) return;
+  const last = passages.findLastIndex((passage) => passage.urlPath === page);
+  const { relevance, about } = first;
+  passages.splice(last + 1, 0, ...sections.map((section) => ({ ...section, relevance, about })));
 }
 
 /**
