@@ -401,33 +401,29 @@ function selectExcerpts(
     const context = meaning.contextOf(`${passage.pageTitle} ${passage.headings.join(' ')}`);
     const scored = unitsOf(passage, meaning, form).map(({ headed, ...whole }, index) => {
       const unit = whole.kind === 'table' ? rowsAsked(whole, meaning, context) : whole;
-      // Under a heading that names the question, a unit answers it even without its words.
-      const score = meaning.score(unit.text, context) + HEADING_WEIGHT * headed;
+      // The question's words a piece of the unit holds, with what its title and headings state
+      // weighing less (`context`) or not (no context). Under a heading that names the question, a
+      // unit answers it even without its words. A piece of the form the question asks for (a yes
+      // or no with its condition, a default, a step) holds more of it.
+      const weigh = (piece: TextUnit, within: ReadonlySet<string>) => {
+        const held = meaning.score(piece.text, within) + HEADING_WEIGHT * headed;
+        return held + formBonus(piece, form, held);
+      };
       // Code quotes less well than prose, except the command a question about a command asks for.
       const code = unit.kind === 'code' && !(form === 'command' && isCommand(unit)) ? 0.25 : 0;
       // How much of the question the unit holds, its page's title aside: comparable between pages.
-      // A unit of the form the question asks for (a yes or no with its condition, a default, a
-      // step) holds more of it, whichever page it is on.
-      const held = meaning.score(unit.text, NO_CONTEXT) + HEADING_WEIGHT * headed;
-      const holds = unit.kind === 'code' ? 0 : held + formBonus(unit, form, held);
+      const holds = unit.kind === 'code' ? 0 : weigh(unit, NO_CONTEXT);
       // A list item longer than a short quote is scored by its sentences too: when a page has room
       // for a sentence only, the one of the item that answers is quoted ("In particular, workflows
       // are never changed by a job." at the end of an item of five lines).
       const parts =
         unit.kind === 'item' && unit.text.length > NOTE_LENGTH
-          ? sentencesOf(unit.text).map((text) => {
-              const part = { kind: 'sentence' as const, text, block: unit.block };
-              const partScore = meaning.score(text, context) + HEADING_WEIGHT * headed;
-              return { text, score: partScore + formBonus(part, form, partScore) };
-            })
+          ? sentencesOf(unit.text).map((text) => ({
+              text,
+              score: weigh({ kind: 'sentence', text, block: unit.block }, context),
+            }))
           : undefined;
-      return {
-        ...unit,
-        index,
-        score: score + formBonus(unit, form, score) - code,
-        holds,
-        ...(parts && { parts }),
-      };
+      return { ...unit, index, score: weigh(unit, context) - code, holds, ...(parts && { parts }) };
     });
     // A unit holding every word of the newest question answers it, even if an earlier answer
     // showed it: the reader asks again about what it says ("which Node version do I need?").
