@@ -459,6 +459,27 @@ describe('extractive answers', () => {
     expect(text).toMatch(/See also:\n- billing \[6\]$/);
   });
 
+  it('quotes by one sentence each later page holding some of the question once the budget is spent, and lists one holding none', async () => {
+    const sentence = (page: number, n: number) =>
+      `Runner files of kind ${page}-${n} are kept for a day on the runner disk, and the runner removes the files it keeps once the day is over, whatever the job that wrote them did with them.`;
+    const spending = [0, 1, 2].map((page) =>
+      hit(`/page-${page}`, 0.9 - page / 10, [0, 1, 2, 3, 4, 5].map((n) => sentence(page, n)).join('\n\n')),
+    );
+    const text = await quotedFor('how long are runner files kept', [
+      ...spending,
+      hit(
+        '/retention',
+        0.55,
+        'Set `RUNNER_DAYS` to delete them sooner.\n\nRetention of runner logs is longer.',
+      ),
+      hit('/cleanup', 0.5, 'Old runner files go with the nightly cleanup.'),
+      hit('/billing', 0.45, 'Invoices are sent at the start of each month.'),
+    ]);
+    expect(text).toContain('Retention of runner logs is longer. [4]');
+    expect(text).toContain('Old runner files go with the nightly cleanup. [5]');
+    expect(text).toMatch(/See also:\n- billing \[6\]$/);
+  });
+
   it('quotes, from a list item too long for the room a later page has, its sentence that answers', async () => {
     // Pages that spend the budget on sentences holding a word of the question each.
     const spending = (topic: string) =>
