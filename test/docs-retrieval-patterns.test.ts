@@ -340,6 +340,34 @@ describe('retrieval of the section that answers', () => {
     expect(passages.some((passage) => passage.urlPath === '/react' && passage.anchor === '')).toBe(true);
   });
 
+  it('brings the opening of the first page for a yes-or-no question its title does not name', () => {
+    const client = DocsIndex.build([
+      {
+        path: 'client-constructor.mdx',
+        content: page(
+          'Client constructor',
+          // The opening says what is asked; the sections repeat the question's words more often.
+          'Every option is optional but one: a transport instance must be provided.\n\n' +
+            '## transport\n\nThe client transport: the transport the client uses to reach the bot, given to the client.\n\n' +
+            '## callbacks\n\nClient callbacks the client runs on client transport events.',
+        ),
+      },
+      {
+        path: 'other.mdx',
+        content: page('Transports', 'A transport carries audio between the client and the bot.'),
+      },
+    ]);
+    const passages = retrieve(client, {
+      conversation: [{ role: 'user', text: 'do I have to give the client a transport?' }],
+      retrievalPageSize: 2,
+    }).passages;
+    expect(passages[0]?.urlPath).toBe('/client-constructor');
+    expect(passages[0]?.anchor).not.toBe('');
+    expect(
+      passages.some((passage) => passage.urlPath === '/client-constructor' && passage.anchor === ''),
+    ).toBe(true);
+  });
+
   it('brings the code of a task, not a block that draws a tree', () => {
     const headings = ask('trace the pipeline spans')
       .filter((passage) => passage.urlPath === '/tracing')
