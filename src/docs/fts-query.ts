@@ -1,4 +1,5 @@
 import { cjkBigrams, identifierParts, isIdentifier, WORD } from './search-text.js';
+import { otherSpellings } from './spelling.js';
 import { STOP_WORDS } from './stop-words.js';
 import { phraseSynonyms, synonymsOfWord } from './synonyms.js';
 
@@ -115,6 +116,7 @@ export function queryConcepts(text: string, maxTerms = MAX_QUERY_TERMS): QueryCo
     const own = [quote(term)];
     if (isIdentifier(term)) own.push(quote(identifierParts(term).join(' ')));
     for (const form of otherNumber(term)) own.push(quote(form));
+    for (const form of otherSpellings(term)) own.push(quote(form));
     const concept = { term, alternatives: withSynonyms(synonymsOfWord(term), own) };
     return addressed.has(term) ? { ...concept, placeholder: true } : concept;
   });
