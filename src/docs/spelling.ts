@@ -9,29 +9,52 @@
  * has ("advize" from "advise"): no page holds it, so it matches nothing and costs nothing.
  */
 
-/** Words spelled -our in British English and -or in American (not "hour", "four", "tour"…). */
-const OUR =
-  /^(arm|behavi|cand|clam|col|demean|endeav|fav|flav|harb|hon|hum|lab|neighb|od|parl|rig|rum|savi|splend|tum|val|vap|vig)our(.*)$/;
-const OR =
-  /^(arm|behavi|cand|clam|col|demean|endeav|fav|flav|harb|hon|hum|lab|neighb|od|parl|rig|rum|savi|splend|tum|val|vap|vig)or(.*)$/;
-/** The -ise/-ize verbs and what is made of them (customised, customising, customisation). */
-const ISE = /^(\p{L}{3,})is(e|es|ed|ing|er|ers|ation|ations|able)$/u;
-const IZE = /^(\p{L}{3,})iz(e|es|ed|ing|er|ers|ation|ations|able)$/u;
-const YSE = /^(\p{L}{2,})ys(e|es|ed|ing|er|ers)$/u;
-const YZE = /^(\p{L}{2,})yz(e|es|ed|ing|er|ers)$/u;
-/** Words spelled -tre in British English and -ter in American. */
-const TRE = /^(cent|met|kilomet|centimet|millimet|lit|theat|fib|calib|spect|lust)re(s|d)?$/;
-const TER = /^(cent|met|kilomet|centimet|millimet|lit|theat|fib|calib|spect|lust)er(s|ed)?$/;
-const OGUE = /^(catal|dial|anal|prol|epil|monol)ogue(s)?$/;
-const OG = /^(catal|dial|anal|prol|epil|monol)og(s)?$/;
 /**
- * Verbs whose final l is doubled before -ed and -ing in British English only (cancelled, labelling,
- * modelled); not "installed" or "called", whose l is double in both.
+ * A regular difference: a word made of one of `stems`, then `british` or `american`, then one of
+ * `endings`. -our/-or lists its words (not "hour", "four", "tour"…), and so do -tre/-ter, -ogue/-og
+ * and the verbs whose final l British English doubles before -ed and -ing (cancelled, labelling;
+ * not "installed" or "called", double in both); -ise/-ize and -yse/-yze take any word.
  */
-const DOUBLED_L =
-  /^(cancel|channel|dial|equal|fuel|funnel|label|level|marshal|model|panel|pencil|signal|spiral|stencil|total|travel|tunnel)l(ed|ing|er|ers)$/;
-const SINGLE_L =
-  /^(cancel|channel|dial|equal|fuel|funnel|label|level|marshal|model|panel|pencil|signal|spiral|stencil|total|travel|tunnel)(ed|ing|er|ers)$/;
+interface Difference {
+  stems: string;
+  british: string;
+  american: string;
+  endings: string;
+}
+
+const DIFFERENCES: Difference[] = [
+  {
+    stems:
+      'arm|behavi|cand|clam|col|demean|endeav|fav|flav|harb|hon|hum|lab|neighb|od|parl|rig|rum|savi|splend|tum|val|vap|vig',
+    british: 'our',
+    american: 'or',
+    endings: '.*',
+  },
+  { stems: '\\p{L}{3,}', british: 'is', american: 'iz', endings: 'e|es|ed|ing|er|ers|ation|ations|able' },
+  { stems: '\\p{L}{2,}', british: 'ys', american: 'yz', endings: 'e|es|ed|ing|er|ers' },
+  {
+    stems: 'cent|met|kilomet|centimet|millimet|lit|theat|fib|calib|spect|lust',
+    british: 're',
+    american: 'er',
+    endings: 's?',
+  },
+  { stems: 'catal|dial|anal|prol|epil|monol', british: 'ogue', american: 'og', endings: 's?' },
+  {
+    stems:
+      'cancel|channel|dial|equal|fuel|funnel|label|level|marshal|model|panel|pencil|signal|spiral|stencil|total|travel|tunnel',
+    british: 'l',
+    american: '',
+    endings: 'ed|ing|er|ers',
+  },
+];
+
+/** Each difference as two rules: a word's spelling on one side, and the other side's infix. */
+const RULES = DIFFERENCES.flatMap(({ stems, british, american, endings }) =>
+  [
+    [british, american],
+    [american, british],
+  ].map(([own, other]) => ({ pattern: new RegExp(`^(${stems})${own}(${endings})$`, 'u'), other: other! })),
+);
 
 /** Words that differ otherwise, each British spelling with its American one. */
 const WORDS: [string, string][] = [
@@ -60,23 +83,9 @@ const OTHER_WORD = new Map(
 export function otherSpellings(word: string): string[] {
   const other = OTHER_WORD.get(word);
   if (other !== undefined) return [other];
-  const rules: [RegExp, (match: RegExpExecArray) => string][] = [
-    [OUR, ([, stem, rest]) => `${stem}or${rest}`],
-    [OR, ([, stem, rest]) => `${stem}our${rest}`],
-    [ISE, ([, stem, rest]) => `${stem}iz${rest}`],
-    [IZE, ([, stem, rest]) => `${stem}is${rest}`],
-    [YSE, ([, stem, rest]) => `${stem}yz${rest}`],
-    [YZE, ([, stem, rest]) => `${stem}ys${rest}`],
-    [TRE, ([, stem, rest = '']) => `${stem}er${rest === 'd' ? 'ed' : rest}`],
-    [TER, ([, stem, rest = '']) => `${stem}re${rest === 'ed' ? 'd' : rest}`],
-    [OGUE, ([, stem, rest = '']) => `${stem}og${rest}`],
-    [OG, ([, stem, rest = '']) => `${stem}ogue${rest}`],
-    [DOUBLED_L, ([, stem, rest]) => `${stem}${rest}`],
-    [SINGLE_L, ([, stem, rest]) => `${stem}l${rest}`],
-  ];
-  for (const [pattern, spell] of rules) {
+  for (const { pattern, other: infix } of RULES) {
     const match = pattern.exec(word);
-    if (match) return [spell(match)];
+    if (match) return [`${match[1]}${infix}${match[2]}`];
   }
   return [];
 }
