@@ -123,8 +123,8 @@ const HEADING_SHARE = 0.5;
  * 331 questions tuned on (three sites), 1,400 characters, four units of the first page and four
  * pages quoted stated 283 against 278 with 1,100, three and three, and more on each site (87, 97
  * and 99 against 85, 95 and 98). 1,600 characters and five units stated as many (283); 1,250
- * characters fewer (281); five pages one more (284), but five pages are every page retrieved, and
- * none would be left to list.
+ * characters fewer (281); five pages quoted alike one more (284). A page past the fourth, or past
+ * the budget, is quoted by one sentence instead, when it holds some of the question (`KEPT_ROOM`).
  */
 const PROSE_BUDGET = 1400;
 /** Units of the page quoted first chosen for holding the question (see `PROSE_BUDGET`). */
