@@ -422,13 +422,23 @@ describe('extractive answers', () => {
     expect(text).toMatch(/^One job can change at most 200 files, 1 MiB per file\. \[2\]/);
   });
 
-  it('quotes about 1,400 characters of prose when the pages hold far more that answers', async () => {
-    const sentence = (page: number, n: number) =>
-      `Runner files of kind ${page}-${n} are kept for a day on the runner disk, and the runner removes the files it keeps once the day is over, whatever the job that wrote them did with them.`;
-    const pages = [0, 1, 2, 3].map((page) =>
-      hit(`/page-${page}`, 0.9 - page / 10, [0, 1, 2, 3, 4, 5].map((n) => sentence(page, n)).join('\n\n')),
+  /** Pages of six long sentences each holding the question's words: each spends much of the budget. */
+  const spendingPages = (count: number) =>
+    Array.from({ length: count }, (_, page) =>
+      hit(
+        `/page-${page}`,
+        0.9 - page / 10,
+        [0, 1, 2, 3, 4, 5]
+          .map(
+            (n) =>
+              `Runner files of kind ${page}-${n} are kept for a day on the runner disk, and the runner removes the files it keeps once the day is over, whatever the job that wrote them did with them.`,
+          )
+          .join('\n\n'),
+      ),
     );
-    const text = await quotedFor('how long are runner files kept', pages);
+
+  it('quotes about 1,400 characters of prose when the pages hold far more that answers', async () => {
+    const text = await quotedFor('how long are runner files kept', spendingPages(4));
     const prose = text.replace(/\*\*[^*]+:\*\* /g, '').replace(/ \[\d\]/g, '');
     expect(prose.length).toBeGreaterThan(1400);
     expect(prose.length).toBeLessThanOrEqual(1400 + 240);
@@ -460,13 +470,8 @@ describe('extractive answers', () => {
   });
 
   it('quotes by one sentence each later page holding some of the question once the budget is spent, and lists one holding none', async () => {
-    const sentence = (page: number, n: number) =>
-      `Runner files of kind ${page}-${n} are kept for a day on the runner disk, and the runner removes the files it keeps once the day is over, whatever the job that wrote them did with them.`;
-    const spending = [0, 1, 2].map((page) =>
-      hit(`/page-${page}`, 0.9 - page / 10, [0, 1, 2, 3, 4, 5].map((n) => sentence(page, n)).join('\n\n')),
-    );
     const text = await quotedFor('how long are runner files kept', [
-      ...spending,
+      ...spendingPages(3),
       hit(
         '/retention',
         0.55,
